@@ -1,0 +1,33 @@
+import { defineConnector } from '../../core/sdk/index.ts';
+import replicationConfig from '../../schemas/chat/replication-config.json' with { type: 'json' };
+import { usersActions } from './actions/users.ts';
+import { channelsActions } from './actions/channels.ts';
+import { channelMessagesActions } from './actions/channel-messages.ts';
+import { threadsActions } from './actions/threads.ts';
+import { messagesActions } from './actions/messages.ts';
+import { channelSettingsActions } from './actions/channel-settings.ts';
+import { reactionsActions } from './actions/reactions.ts';
+import { slackErrors } from './upstream-errors.ts';
+
+/** The team-chat connector, on the Slack Web API (SPEC 1.6, 2.3, 4.4). */
+export default defineConnector({
+  type: 'chat',
+  displayName: 'Team chat (Slack Web API)',
+  auth: {
+    oauth: { header: 'Authorization', scheme: 'Bearer' },
+    token: { header: 'Authorization', scheme: 'Bearer' },
+  },
+  defaultBaseUrl: 'https://slack.com/api',
+  transport: { timeoutMs: 30_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: slackErrors },
+  pagination: { cursorParam: 'cursor', nextCursorMeta: 'next_cursor' },
+  replicationConfig,
+  actions: [
+    ...usersActions,
+    ...channelsActions,
+    ...channelMessagesActions,
+    ...threadsActions,
+    ...messagesActions,
+    ...channelSettingsActions,
+    ...reactionsActions,
+  ],
+});

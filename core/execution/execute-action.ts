@@ -1,0 +1,49 @@
+import { performance } from 'node:perf_hooks';
+import { BadRequestError, invalidField, ValidationError } from '../errors.ts';
+import type { CompiledConnector } from '../plugins/compiled-connector.ts';
+import { toValidationIssues } from '../schema/validation-issues.ts';
+import type { HttpTransport } from '../transport/http-transport.ts';
+import { mapResponse } from './response-mapping.ts';
+import type { ExecuteRequest, ExecuteResult } from './types.ts';
+
+export interface ExecutionTarget {
+  connector: CompiledConnector;
+  transport: HttpTransport;
+  /** Reported in `execution_metadata.connector_id`: the stored connector's id when hosted, the type id in-process. */
+  connectorId: string;
+  /** In-process instances call the third party themselves and have no context store to search. */
+  mode: 'in-process' | 'hosted';
+}
+
+/** Runs one `{entity, action, params}`: resolve, validate, call upstream, map the response. */
+export async function executeAction(target: ExecutionTarget, request: ExecuteRequest): Promise<ExecuteResult> {
+  const started = performance.now();
+  const action = target.connector.resolve(request?.entity, request?.action);
+  const params = request.params ?? {};
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw invalidField(['body', 'params'], 'value is not a valid object', 'type_error.dict');
+  }
+  if (!action.validateParams(params)) {
+    throw new ValidationError(toValidationIssues(action.validateParams.errors ?? [], ['body', 'params']));
+  }
+  const { definition } = action;
+  if (definition.hostedOnly && target.mode === 'in-process') {
+    throw new BadRequestError(
+      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the hosted context store. Use a hosted connector (runtime.connector with server_url) to search.`,
+      'hosted_mode_only',
+    );
+  }
+  if (!definition.request) throw new BadRequestError(`${definition.entity}.${definition.action} has no upstream call`, 'not_executable');
+  const body = await target.transport.requestJson({
+    call: definition.request,
+    params,
+    idempotent: definition.idempotent ?? definition.request.method === 'GET',
+  });
+  const { result, meta } = mapResponse(action, body);
+  return {
+    status: 'success',
+    result,
+    connector_metadata: meta,
+    execution_metadata: { connector_id: target.connectorId, execution_time_ms: Math.round((performance.now() - started) * 1000) / 1000 },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Ajv, ValidateFunction } from 'ajv';
+import { invalidField } from '../errors.ts';
+import { ACTION_NAMES, type ActionDefinition, type ConnectorDefinition } from '../sdk/index.ts';
+
+export interface CompiledAction {
+  definition: ActionDefinition;
+  validateParams: ValidateFunction;
+  validateRecord: ValidateFunction;
+  /** Property names of the record schema: every record carries them all, null when upstream omitted one. */
+  recordFields: string[];
+}
+
+/** A loaded connector: its definition with every schema compiled once, and actions indexed by entity. */
+export class CompiledConnector {
+  private readonly actions = new Map<string, Map<string, CompiledAction>>();
+
+  constructor(
+    readonly definition: ConnectorDefinition,
+    ajv: Ajv,
+  ) {
+    for (const action of definition.actions) {
+      const byAction = this.actions.get(action.entity) ?? new Map<string, CompiledAction>();
+      byAction.set(action.action, {
+        definition: action,
+        validateParams: ajv.compile(action.params),
+        validateRecord: ajv.compile(action.record),
+        recordFields: Object.keys((action.record.properties as Record<string, unknown> | undefined) ?? {}),
+      });
+      this.actions.set(action.entity, byAction);
+    }
+  }
+
+  get type(): string {
+    return this.definition.type;
+  }
+
+  entities(): string[] {
+    return [...this.actions.keys()];
+  }
+
+  actionsOf(entity: string): string[] {
+    return [...(this.actions.get(entity)?.keys() ?? [])];
+  }
+
+  /** Finds entity.action, or throws the 422 that names what is allowed. */
+  resolve(entity: unknown, action: unknown): CompiledAction {
+    if (entity === undefined) throw invalidField(['body', 'entity'], 'field required', 'value_error.missing');
+    if (action === undefined) throw invalidField(['body', 'action'], 'field required', 'value_error.missing');
+    if (typeof entity !== 'string') throw invalidField(['body', 'entity'], 'value is not a valid string', 'type_error.str');
+    if (typeof action !== 'string') throw invalidField(['body', 'action'], 'value is not a valid string', 'type_error.str');
+    const byAction = this.actions.get(entity);
+    if (!byAction) {
+      throw invalidField(['body', 'entity'], `unknown entity "${entity}" for connector type "${this.type}"; allowed: ${this.entities().join(', ')}`, 'value_error.unknown_entity');
+    }
+    if (!(ACTION_NAMES as readonly string[]).includes(action)) {
+      throw invalidField(['body', 'action'], `unknown action "${action}"; allowed for ${entity}: ${this.actionsOf(entity).join(', ')}`, 'value_error.unknown_action');
+    }
+    const compiled = byAction.get(action);
+    if (!compiled) {
+      throw invalidField(['body', 'action'], `entity "${entity}" does not offer action "${action}"; allowed: ${this.actionsOf(entity).join(', ')}`, 'value_error.action_not_allowed');
+    }
+    return compiled;
+  }
+}

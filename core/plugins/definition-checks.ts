@@ -1,0 +1,77 @@
+import { ACTION_NAMES, AUTH_KINDS, type ConnectorDefinition } from '../sdk/index.ts';
+
+/** Names a connector entity may not take, because the connector client uses them itself. */
+export const RESERVED_ENTITY_NAMES = ['execute', 'paginate', 'type', 'definition', 'then'];
+
+const IDENTIFIER = /^[a-z][a-z0-9_-]*$/;
+
+/**
+ * Structural checks of a connector definition, run at load so a malformed plugin fails at once with
+ * every problem listed, not at its first execute. Schemas are compiled separately.
+ */
+export function checkDefinition(candidate: unknown): string[] {
+  if (candidate === null || typeof candidate !== 'object') return ['the module must export a connector definition (default export or `connector`)'];
+  const def = candidate as Partial<ConnectorDefinition>;
+  const problems: string[] = [];
+  if (typeof def.type !== 'string' || !IDENTIFIER.test(def.type)) problems.push('`type` must be a lowercase identifier such as "chat"');
+  if (typeof def.displayName !== 'string' || def.displayName === '') problems.push('`displayName` must be a non-empty string');
+  if (typeof def.defaultBaseUrl !== 'string' || !/^https?:\/\//.test(def.defaultBaseUrl)) problems.push('`defaultBaseUrl` must be an http(s) URL');
+  problems.push(...checkAuth(def.auth), ...checkTransport(def.transport));
+  if (def.pagination !== undefined && (typeof def.pagination?.cursorParam !== 'string' || typeof def.pagination?.nextCursorMeta !== 'string')) {
+    problems.push('`pagination` needs `cursorParam` and `nextCursorMeta`');
+  }
+  if (!Array.isArray(def.actions) || def.actions.length === 0) return [...problems, '`actions` must be a non-empty array'];
+  const seen = new Set<string>();
+  def.actions.forEach((action, index) => {
+    const where = `actions[${index}]${action && typeof action === 'object' ? ` (${String(action.entity)}.${String(action.action)})` : ''}`;
+    if (!action || typeof action !== 'object') return void problems.push(`${where} must be an object`);
+    if (typeof action.entity !== 'string' || !IDENTIFIER.test(action.entity)) problems.push(`${where}: \`entity\` must be a lowercase identifier`);
+    if (RESERVED_ENTITY_NAMES.includes(action.entity)) problems.push(`${where}: entity name "${action.entity}" is reserved`);
+    if (!(ACTION_NAMES as readonly string[]).includes(action.action)) problems.push(`${where}: \`action\` must be one of ${ACTION_NAMES.join(', ')}`);
+    const key = `${action.entity}.${action.action}`;
+    if (seen.has(key)) problems.push(`${where}: declared twice`);
+    seen.add(key);
+    if (typeof action.description !== 'string') problems.push(`${where}: \`description\` must be a string`);
+    if (!isObject(action.params) || action.params.type !== 'object') problems.push(`${where}: \`params\` must be a JSON Schema of type object`);
+    if (!isObject(action.record)) problems.push(`${where}: \`record\` must be a JSON Schema`);
+    if (!isObject(action.response) || typeof action.response.records !== 'string') problems.push(`${where}: \`response.records\` must be a path string ('' for the whole body)`);
+    if (action.response?.meta !== undefined && !isObject(action.meta)) problems.push(`${where}: \`meta\` schema is required when \`response.meta\` is set`);
+    if (action.paginated && (!def.pagination || !action.response?.meta?.[def.pagination.nextCursorMeta])) {
+      problems.push(`${where}: a paginated action needs connector \`pagination\` and a \`response.meta\` entry for its next cursor`);
+    }
+    if (!action.hostedOnly) {
+      const call = action.request;
+      if (!call || !['GET', 'POST'].includes(call.method) || typeof call.path !== 'string' || !call.path.startsWith('/')) {
+        problems.push(`${where}: \`request\` needs method GET or POST and a path starting with "/"`);
+      }
+    }
+  });
+  return problems;
+}
+
+function checkAuth(auth: ConnectorDefinition['auth'] | undefined): string[] {
+  if (!isObject(auth)) return ['`auth` must map auth kinds (oauth, token) to header rules'];
+  const kinds = Object.keys(auth);
+  const problems = kinds.filter((kind) => !(AUTH_KINDS as readonly string[]).includes(kind)).map((kind) => `unknown auth kind "${kind}"; allowed: ${AUTH_KINDS.join(', ')}`);
+  if (kinds.length === 0) problems.push('`auth` must declare at least one auth kind');
+  for (const [kind, rule] of Object.entries(auth)) {
+    if (!rule || typeof rule.header !== 'string' || rule.header === '') problems.push(`auth.${kind} needs a \`header\``);
+  }
+  return problems;
+}
+
+function checkTransport(transport: ConnectorDefinition['transport'] | undefined): string[] {
+  if (!isObject(transport)) return ['`transport` settings are required'];
+  const problems: string[] = [];
+  for (const key of ['timeoutMs', 'maxRetries', 'maxRetryAfterSeconds'] as const) {
+    if (typeof transport[key] !== 'number' || transport[key] < 0) problems.push(`transport.${key} must be a non-negative number`);
+  }
+  if (!isObject(transport.errors) || typeof transport.errors.codePath !== 'string' || !isObject(transport.errors.statusByCode)) {
+    problems.push('transport.errors needs `codePath` and `statusByCode`');
+  }
+  return problems;
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,37 @@
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Ajv } from 'ajv';
+import { ConnectorLoadError } from '../errors.ts';
+import type { ConnectorDefinition } from '../sdk/index.ts';
+import { checkDefinition } from './definition-checks.ts';
+import { CompiledConnector } from './compiled-connector.ts';
+
+/**
+ * Imports a connector module by specifier (a package name, a file URL, or a path, relative paths
+ * being taken from the working directory), checks its definition and compiles its schemas.
+ */
+export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<CompiledConnector> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(toImportable(specifier))) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConnectorLoadError(specifier, [`the module cannot be imported: ${(error as Error).message}`]);
+  }
+  return compileConnector(module.default ?? module.connector, ajv, specifier);
+}
+
+/** Checks a definition given as a value and compiles its schemas. */
+export function compileConnector(candidate: unknown, ajv: Ajv, source: string): CompiledConnector {
+  const problems = checkDefinition(candidate);
+  if (problems.length > 0) throw new ConnectorLoadError(source, problems);
+  try {
+    return new CompiledConnector(candidate as ConnectorDefinition, ajv);
+  } catch (error) {
+    throw new ConnectorLoadError(source, [`a schema does not compile: ${(error as Error).message}`]);
+  }
+}
+
+function toImportable(specifier: string): string {
+  if (specifier.startsWith('.') || isAbsolute(specifier)) return pathToFileURL(resolve(specifier)).href;
+  return specifier;
+}

@@ -1,0 +1,67 @@
+import type { CompiledConnector } from '../plugins/compiled-connector.ts';
+import { paginate } from '../execution/paginate.ts';
+import type { ExecuteRequest, ExecuteResult } from '../execution/types.ts';
+
+/** Types of one action, keyed `entity.action` in a connector's (generated) type map. */
+export interface ActionTypes {
+  params: object;
+  result: unknown;
+  meta: object;
+}
+export type ConnectorTypeMap = { [key: string]: ActionTypes };
+
+/** The loose map of a connector whose generated types the caller did not name. */
+export type UntypedConnector = { [key: string]: { params: Record<string, unknown>; result: any; meta: Record<string, unknown> } };
+
+type Key<M> = keyof M & string;
+type EntityOf<K extends string> = K extends `${infer E}.${string}` ? E : never;
+type ActionOf<K extends string, E extends string> = K extends `${E}.${infer A}` ? A : never;
+type Item<T> = T extends Array<infer R> ? R : T;
+/** Params may be left out when the action requires none. */
+type ParamsArg<P> = {} extends P ? [params?: P] : [params: P];
+
+/** `{entity, action, params}` for one key of the map, so literal entity/action pick the right types. */
+export type TypedRequest<M extends ConnectorTypeMap> = {
+  [K in Key<M>]: { entity: EntityOf<K>; action: ActionOf<K, EntityOf<K>>; params?: M[K]['params'] };
+}[Key<M>];
+type KeyOf<R extends { entity: string; action: string }> = `${R['entity']}.${R['action']}`;
+type ResultOf<M extends ConnectorTypeMap, R extends { entity: string; action: string }> =
+  KeyOf<R> extends keyof M ? ExecuteResult<M[KeyOf<R>]['result'], M[KeyOf<R>]['meta']> : ExecuteResult;
+
+/** `client.users.list({ limit })`: one method per declared entity.action, typed from the schemas. */
+export type ConnectorFacade<M extends ConnectorTypeMap> = {
+  [E in EntityOf<Key<M>>]: {
+    [A in ActionOf<Key<M>, E>]: (...params: ParamsArg<M[`${E}.${A}`]['params']>) => Promise<ExecuteResult<M[`${E}.${A}`]['result'], M[`${E}.${A}`]['meta']>>;
+  };
+};
+
+export interface ConnectorHandle<M extends ConnectorTypeMap> {
+  readonly type: string;
+  /** Runs `{entity, action, params}` and resolves to the DESIGN envelope, or throws a PlugboardError. */
+  execute<R extends TypedRequest<M>>(request: R): Promise<ResultOf<M, R>>;
+  /** Yields every record of a paginated list, page after page. */
+  paginate<R extends TypedRequest<M>>(request: R): AsyncGenerator<Item<ResultOf<M, R>['result']>>;
+}
+
+export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = ConnectorHandle<M> & ConnectorFacade<M>;
+
+/**
+ * Builds the client both modes share: the in-process instance and the hosted variant differ only in
+ * the `execute` function they hand in.
+ */
+export function createConnectorClient<M extends ConnectorTypeMap>(
+  connector: CompiledConnector,
+  execute: (request: ExecuteRequest) => Promise<ExecuteResult>,
+): ConnectorClient<M> {
+  const client: Record<string, unknown> = {
+    type: connector.type,
+    execute,
+    paginate: (request: ExecuteRequest) => paginate(connector, execute, request),
+  };
+  for (const entity of connector.entities()) {
+    client[entity] = Object.fromEntries(
+      connector.actionsOf(entity).map((action) => [action, (params?: Record<string, unknown>) => execute({ entity, action, params })]),
+    );
+  }
+  return client as unknown as ConnectorClient<M>;
+}

@@ -1,0 +1,108 @@
+/**
+ * The connector SDK's vocabulary. A connector is data: a manifest with transport settings and a list
+ * of declared actions. Core turns that data into behaviour; a connector never imports anything else
+ * from core.
+ */
+
+/** A JSON Schema, carried as a value so a connector published as its own package brings its schemas. */
+export type JsonSchema = Record<string, unknown>;
+
+export const AUTH_KINDS = ['oauth', 'token'] as const;
+export type AuthKind = (typeof AUTH_KINDS)[number];
+
+/** Credentials of the two SPEC auth kinds: OAuth carries `access_token`, a personal access token `token`. */
+export interface OAuthCredentials { access_token: string }
+export interface TokenCredentials { token: string }
+export type Credentials = OAuthCredentials | TokenCredentials;
+
+/** The credential field that holds the secret, per auth kind. */
+export const CREDENTIAL_FIELD: Record<AuthKind, 'access_token' | 'token'> = {
+  oauth: 'access_token',
+  token: 'token',
+};
+
+export const ACTION_NAMES = ['list', 'get', 'create', 'update', 'search', 'download'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** How a credential is sent: `<header>: <scheme> <secret>` (scheme omitted when empty). */
+export interface AuthHeaderRule {
+  header: string;
+  scheme?: string;
+}
+
+/** Where an upstream error code sits in a response and what it means to our callers. */
+export interface UpstreamErrorSettings {
+  /** A body field that, when `false`, marks an error even on HTTP 200 (Slack's `ok`). */
+  okField?: string;
+  /** Dotted path of the upstream error code in an error body (`error`, `error.errors.0.reason`). */
+  codePath: string;
+  /** Dotted path of a human-readable message in an error body, when the upstream gives one. */
+  messagePath?: string;
+  /** Upstream code → status we answer with. Codes not listed: 400 for ok:false bodies. */
+  statusByCode: Record<string, number>;
+}
+
+export interface TransportSettings {
+  /** Timeout of one upstream request, in milliseconds. */
+  timeoutMs: number;
+  /** Retries after the first attempt, for 429 always and for 5xx / network errors on reads only. */
+  maxRetries: number;
+  /** Longest Retry-After we wait for; a longer one fails at once with 429 and the upstream's Retry-After. */
+  maxRetryAfterSeconds: number;
+  errors: UpstreamErrorSettings;
+}
+
+/** Cursor pagination as data: which param carries the cursor and which meta key holds the next one. */
+export interface PaginationSettings {
+  cursorParam: string;
+  nextCursorMeta: string;
+}
+
+export interface UpstreamCall {
+  method: 'GET' | 'POST';
+  /** Appended to the instance's base URL, e.g. `/users.list`. */
+  path: string;
+  /** How params travel on POST; GET always uses the query string. */
+  body?: 'json' | 'form';
+}
+
+/** Where records and meta sit in an upstream response. Paths are dotted; `''` is the whole body. */
+export interface ResponseMapping {
+  records: string;
+  /** Record fields copied from elsewhere in the response when the record lacks them. */
+  recordFallbacks?: Record<string, string>;
+  /** Meta key (as SPEC names it) → path in the response. */
+  meta?: Record<string, string>;
+}
+
+export interface ActionDefinition {
+  entity: string;
+  action: ActionName;
+  description: string;
+  params: JsonSchema;
+  record: JsonSchema;
+  /** Schema of the meta object (types for the generated facade); required when `response.meta` is set. */
+  meta?: JsonSchema;
+  /** Absent only for hosted-only actions (search), which core serves without an upstream call. */
+  request?: UpstreamCall;
+  response: ResponseMapping;
+  /** Reads may be retried after a 5xx or network error; writes never are. Defaults: GET true, POST false. */
+  idempotent?: boolean;
+  /** Lists that follow the connector's cursor pagination. */
+  paginated?: boolean;
+  /** Served only by the hosted runtime (search over the context store). */
+  hostedOnly?: boolean;
+}
+
+export interface ConnectorDefinition {
+  /** Connector type id, e.g. `chat`. */
+  type: string;
+  displayName: string;
+  auth: Partial<Record<AuthKind, AuthHeaderRule>>;
+  defaultBaseUrl: string;
+  transport: TransportSettings;
+  pagination?: PaginationSettings;
+  /** Schema of the hosted `replication_config` for this connector type, when it has one. */
+  replicationConfig?: JsonSchema;
+  actions: ActionDefinition[];
+}
