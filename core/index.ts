@@ -32,6 +32,6 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Plugb
 export { Runtime } from './runtime/runtime.ts';
 export type { LocalConnectorConfig } from './runtime/runtime.ts';
 export type { ConnectorClient, ConnectorTypeMap, UntypedConnector } from './runtime/connector-client.ts';
-export type { ExecuteRequest, ExecuteResult, ExecutionMetadata } from './execution/types.ts';
+export type { DownloadResult, ExecuteRequest, ExecuteResult, ExecutionMetadata } from './execution/types.ts';
 export type { KnownConnectors } from './builtin-connectors.ts';
 export * from './errors.ts';

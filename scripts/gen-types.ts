@@ -51,7 +51,8 @@ async function renderConnectorTypes(definition: ConnectorDefinition): Promise<st
     const params = await typeName(action.params);
     const record = await typeName(action.record);
     const meta = action.meta ? await typeName(action.meta) : 'Record<string, never>';
-    entries.push(`  '${action.entity}.${action.action}': { params: ${params}; result: ${resultType(action, record)}; meta: ${meta} };`);
+    const download = action.action === 'download' ? '; download: true' : '';
+    entries.push(`  '${action.entity}.${action.action}': { params: ${params}; result: ${resultType(action, record)}; meta: ${meta}${download} };`);
   }
   const mapName = `${definition.type.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase())}Types`;
   return [

@@ -4,7 +4,8 @@ import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
 import { mapResponse } from './response-mapping.ts';
-import type { ExecuteRequest, ExecuteResult } from './types.ts';
+import type { DownloadResult, ExecuteRequest, ExecuteResult } from './types.ts';
+import { executeDownload } from './execute-download.ts';
 
 export interface ExecutionTarget {
   connector: CompiledConnector;
@@ -16,7 +17,7 @@ export interface ExecutionTarget {
 }
 
 /** Runs one `{entity, action, params}`: resolve, validate, call upstream, map the response. */
-export async function executeAction(target: ExecutionTarget, request: ExecuteRequest): Promise<ExecuteResult> {
+export async function executeAction(target: ExecutionTarget, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
   const started = performance.now();
   const action = target.connector.resolve(request?.entity, request?.action);
   const params = request.params ?? {};
@@ -34,6 +35,7 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
     );
   }
   if (!definition.request) throw new BadRequestError(`${definition.entity}.${definition.action} has no upstream call`, 'not_executable');
+  if (definition.action === 'download') return executeDownload(target, action, params);
   const body = await target.transport.requestJson({
     call: definition.request,
     params,

@@ -1,6 +1,6 @@
 import { BadRequestError, UpstreamError } from '../errors.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
-import type { ExecuteRequest, ExecuteResult } from './types.ts';
+import type { DownloadResult, ExecuteRequest, ExecuteResult } from './types.ts';
 
 /**
  * Iterates every record of a paginated list, following the connector's cursor (SPEC meta
@@ -8,7 +8,7 @@ import type { ExecuteRequest, ExecuteResult } from './types.ts';
  */
 export async function* paginate(
   connector: CompiledConnector,
-  execute: (request: ExecuteRequest) => Promise<ExecuteResult>,
+  execute: (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>,
   request: ExecuteRequest,
 ): AsyncGenerator<Record<string, unknown>> {
   const { pagination } = connector.definition;
@@ -19,7 +19,8 @@ export async function* paginate(
   let params = { ...(request.params ?? {}) };
   const seenCursors = new Set<string>();
   for (;;) {
-    const page = await execute({ ...request, params });
+    // Paginated actions are lists, never downloads.
+    const page = (await execute({ ...request, params })) as ExecuteResult;
     yield* page.result as Array<Record<string, unknown>>;
     const next = page.connector_metadata[pagination.nextCursorMeta];
     if (typeof next !== 'string' || next === '') return;

@@ -22,8 +22,8 @@ export class CompiledConnector {
       const byAction = this.actions.get(action.entity) ?? new Map<string, CompiledAction>();
       byAction.set(action.action, {
         definition: action,
-        validateParams: ajv.compile(action.params),
-        validateRecord: ajv.compile(action.record),
+        validateParams: compileSchema(ajv, action.params, `${action.entity}.${action.action} params`),
+        validateRecord: compileSchema(ajv, action.record, `${action.entity}.${action.action} record`),
         recordFields: Object.keys((action.record.properties as Record<string, unknown> | undefined) ?? {}),
       });
       this.actions.set(action.entity, byAction);
@@ -60,5 +60,13 @@ export class CompiledConnector {
       throw invalidField(['body', 'action'], `entity "${entity}" does not offer action "${action}"; allowed: ${this.actionsOf(entity).join(', ')}`, 'value_error.action_not_allowed');
     }
     return compiled;
+  }
+}
+
+function compileSchema(ajv: Ajv, schema: object, what: string): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch (error) {
+    throw new Error(`${what} schema does not compile: ${(error as Error).message}`);
   }
 }

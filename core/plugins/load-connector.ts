@@ -27,7 +27,7 @@ export function compileConnector(candidate: unknown, ajv: Ajv, source: string): 
   try {
     return new CompiledConnector(candidate as ConnectorDefinition, ajv);
   } catch (error) {
-    throw new ConnectorLoadError(source, [`a schema does not compile: ${(error as Error).message}`]);
+    throw new ConnectorLoadError(source, [(error as Error).message]);
   }
 }
 

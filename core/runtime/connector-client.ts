@@ -1,12 +1,14 @@
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import { paginate } from '../execution/paginate.ts';
-import type { ExecuteRequest, ExecuteResult } from '../execution/types.ts';
+import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 
 /** Types of one action, keyed `entity.action` in a connector's (generated) type map. */
 export interface ActionTypes {
   params: object;
   result: unknown;
   meta: object;
+  /** Set on download actions, which resolve to a DownloadResult instead of the envelope. */
+  download?: true;
 }
 export type ConnectorTypeMap = { [key: string]: ActionTypes };
 
@@ -21,17 +23,22 @@ type Item<T> = T extends Array<infer R> ? R : T;
 type ParamsArg<P> = {} extends P ? [params?: P] : [params: P];
 
 /** `{entity, action, params}` for one key of the map, so literal entity/action pick the right types. */
-export type TypedRequest<M extends ConnectorTypeMap> = {
-  [K in Key<M>]: { entity: EntityOf<K>; action: ActionOf<K, EntityOf<K>>; params?: M[K]['params'] };
-}[Key<M>];
+export type TypedRequest<M extends ConnectorTypeMap> = string extends Key<M>
+  ? ExecuteRequest
+  : { [K in Key<M>]: { entity: EntityOf<K>; action: ActionOf<K, EntityOf<K>>; params?: M[K]['params'] } }[Key<M>];
 type KeyOf<R extends { entity: string; action: string }> = `${R['entity']}.${R['action']}`;
+/** The envelope typed from the map, or a DownloadResult for a download action. */
+type Outcome<T extends ActionTypes> = T extends { download: true } ? DownloadResult : ExecuteResult<T['result'], T['meta']>;
 type ResultOf<M extends ConnectorTypeMap, R extends { entity: string; action: string }> =
-  KeyOf<R> extends keyof M ? ExecuteResult<M[KeyOf<R>]['result'], M[KeyOf<R>]['meta']> : ExecuteResult;
+  KeyOf<R> extends keyof M ? Outcome<M[KeyOf<R>]> : ExecuteResult;
 
 /** `client.users.list({ limit })`: one method per declared entity.action, typed from the schemas. */
-export type ConnectorFacade<M extends ConnectorTypeMap> = {
+export type ConnectorFacade<M extends ConnectorTypeMap> = string extends Key<M>
+  ? // A connector whose types the caller did not name: entity and action names are only known at run time.
+    { [entity: string]: any }
+  : {
   [E in EntityOf<Key<M>>]: {
-    [A in ActionOf<Key<M>, E>]: (...params: ParamsArg<M[`${E}.${A}`]['params']>) => Promise<ExecuteResult<M[`${E}.${A}`]['result'], M[`${E}.${A}`]['meta']>>;
+    [A in ActionOf<Key<M>, E>]: (...params: ParamsArg<M[`${E}.${A}`]['params']>) => Promise<Outcome<M[`${E}.${A}`]>>;
   };
 };
 
@@ -40,7 +47,7 @@ export interface ConnectorHandle<M extends ConnectorTypeMap> {
   /** Runs `{entity, action, params}` and resolves to the DESIGN envelope, or throws a PlugboardError. */
   execute<R extends TypedRequest<M>>(request: R): Promise<ResultOf<M, R>>;
   /** Yields every record of a paginated list, page after page. */
-  paginate<R extends TypedRequest<M>>(request: R): AsyncGenerator<Item<ResultOf<M, R>['result']>>;
+  paginate<R extends TypedRequest<M>>(request: R): AsyncGenerator<Item<Extract<ResultOf<M, R>, { result: unknown }>['result']>>;
 }
 
 export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = ConnectorHandle<M> & ConnectorFacade<M>;
@@ -51,7 +58,7 @@ export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = Con
  */
 export function createConnectorClient<M extends ConnectorTypeMap>(
   connector: CompiledConnector,
-  execute: (request: ExecuteRequest) => Promise<ExecuteResult>,
+  execute: (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>,
 ): ConnectorClient<M> {
   const client: Record<string, unknown> = {
     type: connector.type,

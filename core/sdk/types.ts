@@ -40,6 +40,8 @@ export interface UpstreamErrorSettings {
   messagePath?: string;
   /** Upstream code → status we answer with. Codes not listed: 400 for ok:false bodies. */
   statusByCode: Record<string, number>;
+  /** Upstream code → a clearer `detail` for our callers (e.g. which action to use instead). */
+  detailByCode?: Record<string, string>;
 }
 
 export interface TransportSettings {
@@ -60,13 +62,31 @@ export interface PaginationSettings {
 
 export interface UpstreamCall {
   method: 'GET' | 'POST';
-  /** Appended to the instance's base URL, e.g. `/users.list`. */
+  /**
+   * Appended to the instance's base URL, e.g. `/users.list`. `{name}` placeholders are filled from the
+   * params of that name (URL-encoded) and those params are not sent again.
+   */
   path: string;
   /** How params travel on POST; GET always uses the query string. */
   body?: 'json' | 'form';
+  /** Params that travel as request headers instead: header name → param name (`Range` ← `range_header`). */
+  headerParams?: Record<string, string>;
+  /** Values sent for params the caller left out (Drive's `fields`, which some methods require). */
+  defaults?: Record<string, string | number | boolean>;
 }
 
-/** Where records and meta sit in an upstream response. Paths are dotted; `''` is the whole body. */
+/** How a download action finds the file name: a small metadata call made before the content call. */
+export interface FileNameLookup {
+  /** Path template of the metadata call (GET), filled from the same params. */
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  /** Dotted path of the name in the metadata response. */
+  field: string;
+  /** Params of the download that the metadata call also needs (e.g. `supportsAllDrives`). */
+  forwardParams?: string[];
+}
+
+/** Where records and meta sit in an upstream response (not used by downloads, which stream bytes). Paths are dotted; `''` is the whole body. */
 export interface ResponseMapping {
   records: string;
   /** Record fields copied from elsewhere in the response when the record lacks them. */
@@ -92,6 +112,8 @@ export interface ActionDefinition {
   paginated?: boolean;
   /** Served only by the hosted runtime (search over the context store). */
   hostedOnly?: boolean;
+  /** `download` actions: the file name's source, when the content response does not carry it. */
+  fileName?: FileNameLookup;
 }
 
 export interface ConnectorDefinition {

@@ -1,9 +1,11 @@
-import got, { type Got } from 'got';
+import got, { type Got, type PlainResponse, type Request as GotStream } from 'got';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
 import { errorFromErrorBody, errorFromGot } from './upstream-errors.ts';
+import { encodeRequest } from './request-encoding.ts';
 
 /** Statuses worth another attempt: rate limits always, upstream failures only for reads. */
 const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
@@ -49,14 +51,10 @@ export class HttpTransport {
 
   /** Sends one upstream call and returns its parsed JSON body, or throws a typed error. */
   async requestJson(request: UpstreamRequest): Promise<unknown> {
-    const { call, params, idempotent } = request;
+    const { url, ...options } = encodeRequest(this.baseUrl, request.call, request.params);
     let text: string;
     try {
-      text = await this.client(this.baseUrl + call.path, {
-        method: call.method,
-        context: { idempotent },
-        ...encodeParams(call, params),
-      }).text();
+      text = await this.client(url, { ...options, context: { idempotent: request.idempotent } }).text();
     } catch (error) {
       throw errorFromGot(error, this.settings.errors);
     }
@@ -72,19 +70,46 @@ export class HttpTransport {
     }
     return body;
   }
-}
 
-function encodeParams(call: UpstreamCall, params: Record<string, unknown>) {
-  if (call.method === 'GET') return { searchParams: toSearchParams(params) };
-  if (call.body === 'form') return { form: toSearchParams(params) };
-  return { json: params };
-}
-
-function toSearchParams(params: Record<string, unknown>): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    out[key] = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+  /**
+   * Opens a streamed download. Resolves once the upstream answered with a success status (after the
+   * same retries as a read); the body is then consumed chunk by chunk, never buffered whole, and a
+   * body shorter than its Content-Length fails the iteration instead of ending quietly.
+   */
+  async requestStream(request: UpstreamRequest): Promise<UpstreamStream> {
+    const { url, ...options } = encodeRequest(this.baseUrl, request.call, request.params);
+    const { stream, response } = await new Promise<{ stream: GotStream; response: PlainResponse }>((resolve, reject) => {
+      const attach = (stream: GotStream) => {
+        stream.once('response', (response: PlainResponse) => resolve({ stream, response }));
+        stream.once('error', reject);
+        // got computes the delay with our retry policy, then hands over a fresh stream to continue with.
+        stream.once('retry', (_count: number, _error: unknown, createRetryStream: () => GotStream) => {
+          stream.off('error', reject);
+          attach(createRetryStream());
+        });
+      };
+      attach(this.client.stream(url, { ...options, context: { idempotent: true } }));
+    }).catch((error: unknown) => {
+      throw errorFromGot(error, this.settings.errors);
+    });
+    return { status: response.statusCode, headers: response.headers, body: guardedBody(stream) };
   }
-  return out;
+}
+
+export interface UpstreamStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** Iterates the body, turning a cut-off transfer into a typed upstream error. */
+async function* guardedBody(stream: GotStream): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of stream) yield chunk as Uint8Array;
+  } catch (error) {
+    // Whatever cut the transfer (reset, premature close, length mismatch), the caller must not take a short file for the whole one.
+    throw new UpstreamError('Upstream transfer ended before the whole content arrived', 'upstream_stream_truncated');
+  } finally {
+    if (!stream.destroyed) stream.destroy();
+  }
 }

@@ -11,7 +11,7 @@ export function errorFromErrorBody(body: unknown, settings: UpstreamErrorSetting
   const code = readPath(body, settings.codePath);
   const errorCode = typeof code === 'string' && code !== '' ? code : undefined;
   const status = (errorCode && settings.statusByCode[errorCode]) || fallbackStatus;
-  const detail = errorCode ? `Upstream rejected the request: ${errorCode}` : `Upstream request failed with status ${fallbackStatus}`;
+  const detail = describeFailure(body, settings, errorCode, fallbackStatus);
   if (status === 429) return new RateLimitedError(detail, undefined, errorCode);
   return errorForStatus(status, detail, errorCode);
 }
@@ -29,6 +29,13 @@ export function errorFromGot(error: unknown, settings: UpstreamErrorSettings): P
   if (error instanceof RequestError) return new UpstreamError('Upstream request failed: network error', error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable');
   if (error instanceof PlugboardError) return error;
   return new UpstreamError('Upstream request failed', 'upstream_error');
+}
+
+function describeFailure(body: unknown, settings: UpstreamErrorSettings, errorCode: string | undefined, status: number): string {
+  if (errorCode && settings.detailByCode?.[errorCode]) return settings.detailByCode[errorCode];
+  if (!errorCode) return `Upstream request failed with status ${status}`;
+  const message = settings.messagePath === undefined ? undefined : readPath(body, settings.messagePath);
+  return typeof message === 'string' && message !== '' ? `Upstream rejected the request: ${errorCode} (${message})` : `Upstream rejected the request: ${errorCode}`;
 }
 
 /** A 4xx upstream status keeps its meaning unless it is about our credentials; 5xx is the upstream's fault. */

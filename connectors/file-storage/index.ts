@@ -1,0 +1,22 @@
+import { defineConnector } from '../../core/sdk/index.ts';
+import { filesActions } from './actions/files.ts';
+import { drivesActions } from './actions/drives.ts';
+import { permissionsActions } from './actions/permissions.ts';
+import { commentsActions } from './actions/comments.ts';
+import { revisionsActions } from './actions/revisions.ts';
+import { changesActions } from './actions/changes.ts';
+import { driveErrors } from './upstream-errors.ts';
+
+/** The file-storage connector, on the Google Drive v3 REST API (SPEC 1.7, 2.4, 4.4). */
+export default defineConnector({
+  type: 'file-storage',
+  displayName: 'File storage (Google Drive v3)',
+  auth: {
+    oauth: { header: 'Authorization', scheme: 'Bearer' },
+    token: { header: 'Authorization', scheme: 'Bearer' },
+  },
+  defaultBaseUrl: 'https://www.googleapis.com',
+  transport: { timeoutMs: 60_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: driveErrors },
+  pagination: { cursorParam: 'pageToken', nextCursorMeta: 'nextPageToken' },
+  actions: [...filesActions, ...drivesActions, ...permissionsActions, ...commentsActions, ...revisionsActions, ...changesActions],
+});

@@ -1,0 +1,51 @@
+/**
+ * npm run bench:inprocess — in-process `users.list` (a page of 200) against the Slack sandbox versus
+ * the same HTTP call made directly with got, interleaved in one process so both see the same machine.
+ * Prints medians and, last, `overhead_ratio=<runtime median / direct median>` (target: at most 1.10).
+ */
+import { performance } from 'node:perf_hooks';
+import got from 'got';
+import { createRuntime } from '../core/index.ts';
+import { startSandbox } from '../connectors/chat/sandbox/index.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
+const WARMUP = 50;
+const token = 'xoxb-bench';
+
+const sandbox = await startSandbox({ token, users: 1000, channels: 5, messagesPerChannel: 5 });
+const runtime = await createRuntime();
+const chat = runtime.connector('chat', { credentials: { token }, base_url: sandbox.url });
+const direct = got.extend({ headers: { authorization: `Bearer ${token}` } });
+
+const viaRuntime = async () => {
+  const page = await chat.users.list({ limit: 200 });
+  if (page.result.length !== 200) throw new Error('runtime page is not 200 users');
+};
+const viaGot = async () => {
+  const body = await direct(`${sandbox.url}/users.list`, { searchParams: { limit: 200 } }).json<{ members: unknown[] }>();
+  if (body.members.length !== 200) throw new Error('direct page is not 200 users');
+};
+
+const timings = { runtime: [] as number[], direct: [] as number[] };
+for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
+  // Alternate which goes first so neither always runs on a warmer cache.
+  const order = round % 2 === 0 ? (['runtime', 'direct'] as const) : (['direct', 'runtime'] as const);
+  for (const which of order) {
+    const started = performance.now();
+    await (which === 'runtime' ? viaRuntime() : viaGot());
+    if (round >= WARMUP) timings[which].push(performance.now() - started);
+  }
+}
+await sandbox.close();
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const runtimeMedian = median(timings.runtime);
+const directMedian = median(timings.direct);
+console.log(`users.list, page of 200, ${ROUNDS} interleaved rounds after ${WARMUP} warm-up`);
+console.log(`runtime_median_ms=${runtimeMedian.toFixed(3)}`);
+console.log(`direct_median_ms=${directMedian.toFixed(3)}`);
+console.log(`overhead_ratio=${(runtimeMedian / directMedian).toFixed(3)}`);
