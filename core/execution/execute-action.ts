@@ -30,7 +30,7 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
   const { definition } = action;
   if (definition.hostedOnly && target.mode === 'in-process') {
     throw new BadRequestError(
-      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the hosted context store. Use a hosted connector (runtime.connector with server_url) to search.`,
+      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the context store that the hosted server replicates into, which an in-process connector does not have.`,
       'hosted_mode_only',
     );
   }

@@ -21,14 +21,20 @@ export function mapResponse(action: CompiledAction, body: unknown): { result: un
   return { result, meta };
 }
 
-/** Every field the record schema lists is present (null when upstream omitted it); other fields pass through. */
+/**
+ * Every field the record schema lists is present (null when upstream omitted it); other fields pass
+ * through. The row is completed in place: it was parsed for this call alone, and copying every record
+ * of a large page would cost more than the upstream call's own parsing.
+ */
 function completeRecord(action: CompiledAction, row: Row, body: unknown): Row {
-  const record: Row = { ...row };
-  for (const [field, path] of Object.entries(action.definition.response.recordFallbacks ?? {})) {
-    if (record[field] === undefined) record[field] = readPath(body, path);
+  const fallbacks = action.definition.response.recordFallbacks;
+  if (fallbacks) {
+    for (const [field, path] of Object.entries(fallbacks)) {
+      if (row[field] === undefined) row[field] = readPath(body, path);
+    }
   }
   for (const field of action.recordFields) {
-    if (record[field] === undefined) record[field] = null;
+    if (row[field] === undefined) row[field] = null;
   }
-  return record;
+  return row;
 }

@@ -1,0 +1,32 @@
+import { chatPostMessage, chatUpdate } from './chat.ts';
+import type { MethodDef } from './context.ts';
+import {
+  conversationsCreate,
+  conversationsInfo,
+  conversationsList,
+  conversationsRename,
+  conversationsSetPurpose,
+  conversationsSetTopic,
+} from './conversations.ts';
+import { conversationsHistory, conversationsReplies } from './history.ts';
+import { reactionsAdd } from './reactions.ts';
+import { usersInfo, usersList } from './users.ts';
+
+export type { MethodContext, MethodDef } from './context.ts';
+
+/** The Web API methods the sandbox emulates, by Slack method name. */
+export const METHODS: Readonly<Record<string, MethodDef>> = {
+  'users.list': usersList,
+  'users.info': usersInfo,
+  'conversations.list': conversationsList,
+  'conversations.info': conversationsInfo,
+  'conversations.create': conversationsCreate,
+  'conversations.rename': conversationsRename,
+  'conversations.history': conversationsHistory,
+  'conversations.replies': conversationsReplies,
+  'conversations.setTopic': conversationsSetTopic,
+  'conversations.setPurpose': conversationsSetPurpose,
+  'chat.postMessage': chatPostMessage,
+  'chat.update': chatUpdate,
+  'reactions.add': reactionsAdd,
+};
