@@ -34,7 +34,7 @@ interface CallResult {
   status: number;
   headers: Headers;
   // Parsing boundary: response bodies are arbitrary JSON, checked against the spec below.
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   text: string;
 }
 

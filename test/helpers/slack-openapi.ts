@@ -77,9 +77,8 @@ function locateSpec(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [
     process.env.SLACK_OPENAPI_SPEC,
+    // The specs live in shared/, beside the repository (as in CI's checkout).
     resolve(here, '../../../shared/specs', SPEC_FILE),
-    resolve(here, '../../specs', SPEC_FILE),
-    resolve('/work/shared/specs', SPEC_FILE),
   ].filter((p): p is string => typeof p === 'string' && p !== '');
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`Slack OpenAPI spec not found; looked in: ${candidates.join(', ')} (set SLACK_OPENAPI_SPEC)`);

@@ -526,7 +526,8 @@ function generateMessages(rng: Rng, channel: SandboxChannel, count: number, team
     else if (appPool.length > 0 && r < 0.13) {
       const app = rng.pick(appPool);
       m = botMessage(rng, channel.id, micros, app, team, rng.pick(APP_TEXTS).replace('%n', String(rng.int(100, 9999))), true);
-    } else m = humanMessage(rng, channel.id, micros, rng.pick(authors), team, members);
+    } else if (humanPool.length === 0) m = botMessage(rng, channel.id, micros, people.bot, team, rng.pick(BOT_TEXTS), false);
+    else m = humanMessage(rng, channel.id, micros, rng.pick(humanPool), team, members);
     if (humanPool.length > 0 && rng.chance(0.2)) m.reactions = seedReactions(rng, humanPool);
     out.push(m);
 
@@ -538,10 +539,13 @@ function generateMessages(rng: Rng, channel: SandboxChannel, count: number, team
         const replyMicros = claim(rt);
         rt = replyMicros;
         const author = rng.chance(0.3) ? m.user : rng.chance(0.1) && botIsMember ? botId : rng.pick(authors);
+        const app = appPool.find((b) => b.user_id === author);
         const reply =
           author === botId
             ? botMessage(rng, channel.id, replyMicros, people.bot, team, 'Noted, I will follow up on this.', false)
-            : humanMessage(rng, channel.id, replyMicros, author, team, members);
+            : app
+              ? botMessage(rng, channel.id, replyMicros, app, team, 'Status updated.', false)
+              : humanMessage(rng, channel.id, replyMicros, author, team, members);
         reply.thread_ts = m.ts;
         reply.parent_user_id = m.user;
         if (humanPool.length > 0 && rng.chance(0.1)) reply.reactions = seedReactions(rng, humanPool);
@@ -557,7 +561,7 @@ function systemMessage(channel: string, micros: number, user: string, subtype: s
 }
 
 function humanMessage(rng: Rng, channel: string, micros: number, user: string, team: SandboxTeam, members: string[]): SandboxMessage {
-  const mention = rng.chance(0.12) ? rng.pick(members) : undefined;
+  const mention = rng.chance(0.12) && members.length > 0 ? rng.pick(members) : undefined;
   let body = sentence(rng);
   if (rng.chance(0.25)) body += ` ${sentence(rng)}`;
   if (rng.chance(0.08)) body += ` <https://example.com/docs/${rng.int(100, 999)}|docs>`;

@@ -44,7 +44,7 @@ async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
     return sendJson(res, 405, { ok: false, error: 'method_not_allowed' }, { allow: 'GET, POST' });
   }
 
-  const method = decodeURIComponent(path.slice('/api/'.length));
+  const method = safeDecode(path.slice('/api/'.length));
   const def: MethodDef | undefined = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
   const body = await readBody(req);
   const contentType = headerValue(req.headers['content-type']);
@@ -156,6 +156,15 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
     req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** A malformed %-escape names no method; it must not turn into a 500. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function headerValue(value: string | string[] | undefined): string | null {

@@ -54,6 +54,7 @@ export const conversationsHistory: MethodDef = {
     const channel = requireChannel(ctx);
     const timeline = ctx.store.conversation(channel.id).timeline;
     const range = timeRange(ctx, timeline);
+    // History pages: default 100, at most 999 (Slack's documented bounds).
     const limit = pageLimit(ctx, 100, 999);
     // Newest first: the cursor names the newest message of the next (older) page.
     const from = cursorMicros(ctx);
@@ -92,6 +93,7 @@ export const conversationsReplies: MethodDef = {
     const root = ctx.store.threadRoot(channel.id, found);
     const replies = ctx.store.conversation(channel.id).threads.get(root.ts) ?? [];
     const range = timeRange(ctx, replies);
+    // Slack documents a default (and recommended ceiling) of 1000 for this method, unlike history's 100.
     let limit = pageLimit(ctx, 1000, 1000);
     const from = cursorMicros(ctx);
     const messages = [];
