@@ -19,6 +19,7 @@ beforeAll(async () => {
       const stations = second ? [{ id: 's3', name: 'Gamma', temperature_c: 3.5 }] : [{ id: 's1', name: 'Alpha' }, { id: 's2', name: 'Beta', temperature_c: -1 }];
       return void res.end(JSON.stringify({ data: { stations }, paging: { next: second ? null : 'p2' } }));
     }
+    if (url.pathname === '/v1/slow') return; // never answers: for the timeout test
     if (url.pathname === '/v1/station') {
       const id = url.searchParams.get('id');
       if (id !== 's1') return void res.writeHead(404).end(JSON.stringify({ code: 'no_such_station' }));
@@ -58,6 +59,18 @@ describe('connector plugins', () => {
     await expect(weather.stations.get({ id: 'nope' })).rejects.toBeInstanceOf(NotFoundError);
     // The auth rule is data: the key travelled in X-Api-Key, as the manifest says.
     expect(seenKeys.every((key) => key === 'k-123')).toBe(true);
+  });
+
+  it('times out a silent upstream with a 502, as the manifest sets', async () => {
+    const runtime = await createRuntime({ builtins: false });
+    const { default: weather } = await import('./fixtures/weather-connector/index.ts');
+    runtime.registerConnector({
+      ...weather,
+      transport: { ...weather.transport, timeoutMs: 200, maxRetries: 0 },
+      actions: [{ ...weather.actions[1]!, request: { method: 'GET', path: '/slow' } }],
+    });
+    const client = runtime.connector('weather', { credentials: { token: 'k-123' }, base_url: baseUrl });
+    await expect(client.execute({ entity: 'stations', action: 'get', params: { id: 's1' } })).rejects.toMatchObject({ status: 502, error_code: 'upstream_timeout' });
   });
 
   it('refuses a malformed connector and lists every problem', async () => {
