@@ -13,7 +13,7 @@ import got from 'got';
 import { createRuntime } from '../core/index.ts';
 
 const SIZE = Number(process.env.BENCH_DOWNLOAD_BYTES ?? 1024 ** 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const token = 'bench-drive-token';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -1,4 +1,5 @@
 import { readPath } from '../transport/object-path.ts';
+import { fileNameFromDisposition } from '../transport/content-disposition.ts';
 import type { CompiledAction } from '../plugins/compiled-connector.ts';
 import type { ExecutionTarget } from './execute-action.ts';
 import type { DownloadResult } from './types.ts';
@@ -28,12 +29,4 @@ async function lookUpFileName(target: ExecutionTarget, lookup: NonNullable<Compi
   const body = await target.transport.requestJson({ call: { method: 'GET', path: lookup.path, defaults: lookup.query }, params: forwarded, idempotent: true });
   const name = readPath(body, lookup.field);
   return typeof name === 'string' ? name : null;
-}
-
-function fileNameFromDisposition(header: string | undefined): string | null {
-  if (!header) return null;
-  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header);
-  if (encoded) return decodeURIComponent(encoded[1]!);
-  const plain = /filename="?([^";]+)"?/i.exec(header);
-  return plain ? plain[1]! : null;
 }

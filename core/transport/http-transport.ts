@@ -7,6 +7,9 @@ import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
 import { errorFromErrorBody, errorFromGot } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
 
+/** Keep-alive sockets shared by every connector instance: instances are cheap, connections are not. */
+const SHARED_AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
 /** Statuses worth another attempt: rate limits always, upstream failures only for reads. */
 const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
 
@@ -29,10 +32,9 @@ export class HttpTransport {
     private readonly settings: TransportSettings,
     headers: Record<string, string>,
   ) {
-    const agent = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
     this.client = got.extend({
       headers: { 'user-agent': 'plugboard', ...headers },
-      agent,
+      agent: SHARED_AGENTS,
       timeout: { request: settings.timeoutMs },
       retry: {
         limit: settings.maxRetries,

@@ -1,0 +1,113 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readRange } from './content.ts';
+import { FaultBook } from './faults.ts';
+import { isGoogleType } from './mime.ts';
+import { generateSeed } from './seed.ts';
+import { createRequestHandler } from './server.ts';
+import { DriveStore } from './store.ts';
+import type { DriveFault, DriveRequestLogEntry, DriveSandboxData, DriveSandboxOptions } from './types.ts';
+
+export type {
+  ChangeRecord,
+  CommentRecord,
+  ContentSpec,
+  DriveFault,
+  DriveFileRecord,
+  DriveRequestLogEntry,
+  DriveSandboxData,
+  DriveSandboxFixtures,
+  DriveSandboxOptions,
+  DriveUser,
+  PermissionRecord,
+  ReplyRecord,
+  RevisionRecord,
+  SharedDriveRecord,
+} from './types.ts';
+export { SANDBOX_EPOCH } from './clock.ts';
+export { EXPORT_SIZE_LIMIT } from './export.ts';
+export { LARGE_DOC_EXPORT_BYTES, LARGE_FILE_NAME } from './seed.ts';
+
+/**
+ * A local emulator of the Google Drive v3 REST API (read methods) over plain node:http, backed by
+ * deterministic seeded data: files of every kind, shared drives, permissions, comments, revisions
+ * and a change log. Media is generated on the fly, so multi-gigabyte downloads cost no memory.
+ */
+export class DriveSandbox {
+  /** API root, e.g. http://127.0.0.1:4011 (callers append /drive/v3/...). */
+  readonly url: string;
+  /** Id of "large.bin" when largeFileBytes was given. */
+  readonly largeFileId: string | null;
+  /** Every /drive/v3 request received, in order (faulted and rejected ones included). */
+  readonly requests: DriveRequestLogEntry[];
+  /** The seeded state; tests find fixture ids in data.fixtures. */
+  readonly data: DriveSandboxData;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly store: DriveStore,
+    private readonly faults: FaultBook,
+    requests: DriveRequestLogEntry[],
+    url: string,
+  ) {
+    this.url = url;
+    this.requests = requests;
+    this.data = store.data;
+    this.largeFileId = store.data.largeFileId;
+  }
+
+  static async start(options: DriveSandboxOptions): Promise<DriveSandbox> {
+    if (typeof options.token !== 'string' || options.token === '') throw new TypeError('DriveSandbox: token is required');
+    const large = options.largeFileBytes;
+    if (large !== undefined && (!Number.isSafeInteger(large) || large < 0)) throw new RangeError('DriveSandbox: largeFileBytes must be a non-negative integer');
+    const store = new DriveStore(
+      generateSeed({
+        seed: options.seed ?? 1,
+        files: options.files ?? 60,
+        drives: options.drives ?? 3,
+        ...(large !== undefined ? { largeFileBytes: large } : {}),
+      }),
+    );
+    const faults = new FaultBook();
+    const requests: DriveRequestLogEntry[] = [];
+    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests }));
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    return new DriveSandbox(server, store, faults, requests, `http://${urlHost}:${port}`);
+  }
+
+  /** The next `count` requests under `fault.path` fail with `status` (or, for media, get cut short). */
+  addFault(fault: DriveFault): void {
+    this.faults.add(fault);
+  }
+
+  /** The exact bytes of a (non-Google) file, or of bytes start..endInclusive, to compare downloads with. */
+  contentOf(fileId: string, start = 0, endInclusive?: number): Buffer {
+    const file = this.store.file(fileId);
+    if (!file) throw new RangeError(`DriveSandbox.contentOf: no file ${fileId}`);
+    if (isGoogleType(file.mimeType) || !file.content) throw new RangeError(`DriveSandbox.contentOf: ${fileId} (${file.mimeType}) has no binary content`);
+    const source = this.store.source(file.content);
+    const end = endInclusive === undefined ? source.size : Math.min(source.size, endInclusive + 1);
+    return readRange(source, start, end);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.close((err) => (err ? reject(err) : resolve()));
+      // Keep-alive sockets (and half-read downloads) would otherwise hold close() open.
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+export function startSandbox(options: DriveSandboxOptions): Promise<DriveSandbox> {
+  return DriveSandbox.start(options);
+}
