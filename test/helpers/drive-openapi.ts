@@ -18,12 +18,10 @@
  *     media downloads), so a Range header is accepted on media requests (alt=media, files.export)
  *     and reported anywhere else.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { DriveRequestLogEntry } from '../../connectors/file-storage/sandbox/index.ts';
+import { readSharedSpec } from './shared-specs.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the plugin at run time but typed as the module.
 const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as unknown as (ajv: Ajv) => Ajv;
@@ -66,20 +64,8 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function locateSpec(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    process.env.DRIVE_OPENAPI_SPEC,
-    resolve(here, '../../../shared/specs', SPEC_FILE),
-    resolve(here, '../../specs', SPEC_FILE),
-    resolve('/work/shared/specs', SPEC_FILE),
-  ].filter((p): p is string => typeof p === 'string' && p !== '');
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`Drive OpenAPI spec not found; looked in: ${candidates.join(', ')} (set DRIVE_OPENAPI_SPEC)`);
-  return found;
-}
 
-const spec = JSON.parse(readFileSync(locateSpec(), 'utf8')) as OpenApiSpec;
+const spec = readSharedSpec<OpenApiSpec>(SPEC_FILE, 'DRIVE_OPENAPI_SPEC');
 
 /** Deep clone applying adjustments 1 and 2. */
 function adapt(node: unknown): unknown {

@@ -23,12 +23,10 @@
  *     method, in EXTRA_ERROR_CODES below (documented on api.slack.com for that method today).
  * `minItems`/`uniqueItems` are otherwise kept.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { SandboxRequestLogEntry } from '../../connectors/chat/sandbox/index.ts';
+import { readSharedSpec } from './shared-specs.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the plugin at run time but typed as the module.
 const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as unknown as (ajv: Ajv) => Ajv;
@@ -73,19 +71,8 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function locateSpec(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    process.env.SLACK_OPENAPI_SPEC,
-    // The specs live in shared/, beside the repository (as in CI's checkout).
-    resolve(here, '../../../shared/specs', SPEC_FILE),
-  ].filter((p): p is string => typeof p === 'string' && p !== '');
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`Slack OpenAPI spec not found; looked in: ${candidates.join(', ')} (set SLACK_OPENAPI_SPEC)`);
-  return found;
-}
 
-const spec = JSON.parse(readFileSync(locateSpec(), 'utf8')) as SwaggerSpec;
+const spec = readSharedSpec<SwaggerSpec>(SPEC_FILE, 'SLACK_OPENAPI_SPEC');
 
 /** Deep clone applying adjustments 1 and 2, and pointing local refs at the shared definitions. */
 function adapt(node: unknown): unknown {
