@@ -57,6 +57,7 @@ export class SlackSandbox {
         channels: options.channels ?? 20,
         messagesPerChannel: options.messagesPerChannel ?? 60,
       }),
+      options.clock,
     );
     const faults = new FaultQueue();
     const requests: SandboxRequestLogEntry[] = [];

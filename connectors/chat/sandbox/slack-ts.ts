@@ -29,8 +29,3 @@ export function parseTs(value: unknown): number | null {
   const micros = seconds * 1_000_000 + fraction;
   return Number.isSafeInteger(micros) ? micros : null;
 }
-
-/** Current wall-clock time in microseconds; only used for effects of API calls, never for seeded data. */
-export function nowMicros(): number {
-  return Date.now() * 1000;
-}

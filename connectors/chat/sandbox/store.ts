@@ -1,5 +1,5 @@
 import { IdFactory, Rng } from './prng.ts';
-import { formatTs, nowMicros } from './slack-ts.ts';
+import { formatTs } from './slack-ts.ts';
 import type {
   ConversationType,
   SandboxBotInfo,
@@ -55,7 +55,10 @@ export class SandboxStore implements SandboxData {
   /** Bumped on every channel change so cached channel listings know to rebuild. */
   channelsVersion = 0;
 
-  constructor(seed: SeedData) {
+  constructor(
+    seed: SeedData,
+    private readonly clock: () => number = Date.now,
+  ) {
     this.team = seed.team;
     this.botUserId = seed.botUserId;
     this.users = seed.users.slice().sort((a, b) => compare(a.id, b.id));
@@ -152,7 +155,7 @@ export class SandboxStore implements SandboxData {
 
   /** A ts strictly greater than every existing one, close to wall-clock time. */
   nextMicros(): number {
-    this.lastMicros = Math.max(nowMicros(), this.lastMicros + 1);
+    this.lastMicros = Math.max(this.clock() * 1000, this.lastMicros + 1);
     return this.lastMicros;
   }
 
@@ -267,7 +270,7 @@ export class SandboxStore implements SandboxData {
   }
 
   private touch(channel: SandboxChannel): void {
-    channel.updated = Math.max(channel.updated + 1, Math.floor(nowMicros() / 1000));
+    channel.updated = Math.max(channel.updated + 1, this.clock());
     this.channelsVersion++;
   }
 

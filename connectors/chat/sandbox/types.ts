@@ -13,6 +13,11 @@ export interface SlackSandboxOptions {
   host?: string;
   /** Default 1. Same seed and sizes give identical data. */
   seed?: number;
+  /**
+   * Wall clock of the effects of API calls (new message ts, topic times), in milliseconds. Default
+   * Date.now; a fixed clock makes two sandboxes answer the same writes identically.
+   */
+  clock?: () => number;
   /** Members returned by users.list (bot user and Slackbot included). Default 50. */
   users?: number;
   /** Public plus private channels (IMs and one MPIM come on top). Default 20. */
