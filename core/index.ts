@@ -8,6 +8,7 @@
 import { BUILTIN_CONNECTORS, type KnownConnectors } from './builtin-connectors.ts';
 import type { ConnectorClient, UntypedConnector } from './runtime/connector-client.ts';
 import { Runtime, type LocalConnectorConfig } from './runtime/runtime.ts';
+import type { HostedConnectorConfig } from './hosted-client/hosted-session.ts';
 
 export interface RuntimeOptions {
   /** Load the built-in connectors (chat). Default true. */
@@ -18,8 +19,8 @@ export interface RuntimeOptions {
 
 /** The runtime with typed `connector()` for the built-in connector types. */
 export interface PlugboardRuntime extends Runtime {
-  connector<T extends keyof KnownConnectors>(type: T, config: LocalConnectorConfig): ConnectorClient<KnownConnectors[T]>;
-  connector(type: string, config: LocalConnectorConfig): ConnectorClient<UntypedConnector>;
+  connector<T extends keyof KnownConnectors>(type: T, config: LocalConnectorConfig | HostedConnectorConfig): ConnectorClient<KnownConnectors[T]>;
+  connector(type: string, config: LocalConnectorConfig | HostedConnectorConfig): ConnectorClient<UntypedConnector>;
 }
 
 export async function createRuntime(options: RuntimeOptions = {}): Promise<PlugboardRuntime> {
@@ -31,6 +32,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Plugb
 
 export { Runtime } from './runtime/runtime.ts';
 export type { LocalConnectorConfig } from './runtime/runtime.ts';
+export type { HostedConnectorConfig } from './hosted-client/hosted-session.ts';
 export type { ConnectorClient, ConnectorTypeMap, UntypedConnector } from './runtime/connector-client.ts';
 export type { DownloadResult, ExecuteRequest, ExecuteResult, ExecutionMetadata } from './execution/types.ts';
 export type { KnownConnectors } from './builtin-connectors.ts';

@@ -13,11 +13,14 @@ export interface CompiledAction {
 /** A loaded connector: its definition with every schema compiled once, and actions indexed by entity. */
 export class CompiledConnector {
   private readonly actions = new Map<string, Map<string, CompiledAction>>();
+  /** Validates a hosted connector's `replication_config`, when the connector type declares one. */
+  readonly validateReplicationConfig: ValidateFunction | undefined;
 
   constructor(
     readonly definition: ConnectorDefinition,
     ajv: Ajv,
   ) {
+    this.validateReplicationConfig = definition.replicationConfig ? compileSchema(ajv, definition.replicationConfig, 'replicationConfig') : undefined;
     for (const action of definition.actions) {
       const byAction = this.actions.get(action.entity) ?? new Map<string, CompiledAction>();
       byAction.set(action.action, {

@@ -1,7 +1,8 @@
 import type { Ajv } from 'ajv';
 import type { DependencyContainer } from 'tsyringe';
 import { invalidField } from '../errors.ts';
-import { executeAction } from '../execution/execute-action.ts';
+import { executeAction, type ExecutionTarget } from '../execution/execute-action.ts';
+import type { ExecuteRequest } from '../execution/types.ts';
 import { compileConnector, loadConnectorModule } from '../plugins/load-connector.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import type { ConnectorDefinition } from '../sdk/index.ts';
@@ -9,6 +10,8 @@ import { HttpTransport } from '../transport/http-transport.ts';
 import { createConnectorClient, type ConnectorClient, type ConnectorTypeMap } from './connector-client.ts';
 import { createRuntimeContainer, findConnector, registerConnector, TOKENS } from './container.ts';
 import { authHeadersFor, normalizeBaseUrl } from './credentials.ts';
+import { createHostedExecutor } from '../hosted-client/hosted-executor.ts';
+import type { HostedConnectorConfig } from '../hosted-client/hosted-session.ts';
 
 /** An in-process connector instance: the caller's credentials, and optionally another API root. */
 export interface LocalConnectorConfig {
@@ -52,14 +55,26 @@ export class Runtime {
     return connector;
   }
 
-  /** An in-process instance: it calls the third party itself with the credentials given here. */
-  connector<M extends ConnectorTypeMap>(type: string, config: LocalConnectorConfig): ConnectorClient<M> {
+  /**
+   * A connector instance. With `credentials` it is in-process: it calls the third party itself. With
+   * `server_url` it is the hosted variant, with the same interface: the server holds the credentials.
+   */
+  connector<M extends ConnectorTypeMap>(type: string, config: LocalConnectorConfig | HostedConnectorConfig): ConnectorClient<M> {
+    const plugin = this.plugin(type);
+    if (config && 'server_url' in config) return createConnectorClient<M>(plugin, createHostedExecutor(plugin, config));
+    return createConnectorClient<M>(plugin, this.executor(type, config));
+  }
+
+  /**
+   * The execute function of one connector instance. The hosted server uses it with a stored
+   * connector's id and mode `hosted`; the in-process client with the type id.
+   */
+  executor(type: string, config: LocalConnectorConfig, identity: { connectorId: string; mode: ExecutionTarget['mode'] } = { connectorId: type, mode: 'in-process' }) {
     const connector = this.plugin(type);
     const { definition } = connector;
     const headers = authHeadersFor(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
-    const transport = new HttpTransport(baseUrl, definition.transport, headers);
-    const target = { connector, transport, connectorId: type, mode: 'in-process' as const };
-    return createConnectorClient<M>(connector, (request) => executeAction(target, request));
+    const target: ExecutionTarget = { connector, transport: new HttpTransport(baseUrl, definition.transport, headers), ...identity };
+    return (request: ExecuteRequest) => executeAction(target, request);
   }
 }

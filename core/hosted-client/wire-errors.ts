@@ -1,0 +1,12 @@
+import { AccessDeniedError, AuthenticationError, errorForStatus, RateLimitedError, ValidationError, type ErrorBody, type PlugboardError, type ValidationIssue } from '../errors.ts';
+
+/** Rebuilds the typed error a hosted server answered with, so both modes throw the same classes. */
+export function errorFromWire(status: number, body: unknown, retryAfter: string | undefined): PlugboardError {
+  const { detail, error_code: errorCode } = (body ?? {}) as Partial<ErrorBody>;
+  if (status === 401) return new AuthenticationError();
+  if (status === 403) return new AccessDeniedError();
+  if (status === 422 && Array.isArray(detail)) return new ValidationError(detail as ValidationIssue[]);
+  const text = typeof detail === 'string' ? detail : `Plugboard server answered ${status}`;
+  if (status === 429) return new RateLimitedError(text, retryAfter === undefined ? undefined : Number(retryAfter), errorCode);
+  return errorForStatus(status, text, errorCode);
+}

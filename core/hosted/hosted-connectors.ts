@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { AccessDeniedError, invalidField, NotFoundError, ValidationError } from '../errors.ts';
+import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
+import type { Runtime } from '../runtime/runtime.ts';
+import { authHeadersFor } from '../runtime/credentials.ts';
+import { toValidationIssues } from '../schema/validation-issues.ts';
+import type { DataKeyring } from '../security/data-keyring.ts';
+import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
+import type { Store, StoredConnector } from '../stores/types.ts';
+
+/** The connector record of DESIGN "Connectors": never the credentials. */
+export interface HostedConnectorRecord {
+  id: string;
+  name: string;
+  connector_type: string;
+  external_user_id: string;
+  workspace_id: string;
+  auth_type: AuthKind;
+  replication_config: Record<string, unknown> | null;
+  source_template_id: string | null;
+  created_at: string;
+}
+
+export interface CreateConnectorInput {
+  external_user_id: string;
+  connector_type: string;
+  name?: string;
+  credentials: unknown;
+  replication_config?: Record<string, unknown>;
+  source_template_id?: string;
+}
+
+/** Who is asking: an operator sees its whole organization, a scoped token one workspace. */
+export interface AccessScope {
+  organization_id: string;
+  workspace_id?: string;
+}
+
+type Execute = (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>;
+const EXECUTOR_CACHE_SIZE = 500;
+
+/**
+ * Stored connectors: created with credentials (encrypted at rest, never returned), bound to a
+ * workspace and an external user, executed against the deployment's upstream base URL.
+ */
+export class HostedConnectors {
+  /** Instances are reused across executes of the same connector; credentials never change in place. */
+  private readonly executors = new Map<string, Execute>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly keyring: DataKeyring,
+    private readonly runtime: Runtime,
+    /** Upstream API root per connector type: a deployment setting, never taken from callers. */
+    private readonly baseUrls: Record<string, string | undefined>,
+  ) {}
+
+  async create(scope: Required<AccessScope>, input: CreateConnectorInput): Promise<HostedConnectorRecord> {
+    const types = this.runtime.connectorTypes();
+    if (!types.includes(input.connector_type)) {
+      throw invalidField(['body', 'connector_type'], `unknown connector type "${input.connector_type}"; allowed: ${types.join(', ')}`, 'value_error.unknown_connector_type');
+    }
+    const plugin = this.runtime.plugin(input.connector_type);
+    authHeadersFor(plugin.definition, input.credentials, ['body', 'credentials']);
+    const credentials = input.credentials as Credentials;
+    const authType = (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)!;
+    const replicationConfig = this.checkReplicationConfig(input.connector_type, input.replication_config);
+    const connector: StoredConnector = {
+      id: randomUUID(),
+      organization_id: scope.organization_id,
+      workspace_id: scope.workspace_id,
+      external_user_id: input.external_user_id,
+      connector_type: input.connector_type,
+      name: input.name ?? `${input.connector_type} connector of ${input.external_user_id}`,
+      auth_type: authType,
+      credentials: this.keyring.encrypt(JSON.stringify({ [CREDENTIAL_FIELD[authType]]: (credentials as unknown as Record<string, string>)[CREDENTIAL_FIELD[authType]] })),
+      replication_config: replicationConfig,
+      source_template_id: input.source_template_id ?? null,
+      created_at: new Date().toISOString(),
+    };
+    await this.store.createConnector(connector);
+    return toRecord(connector);
+  }
+
+  async list(scope: AccessScope, filter: { external_user_id?: string; connector_type?: string; from_template?: boolean }): Promise<HostedConnectorRecord[]> {
+    if (!scope.workspace_id) throw new AccessDeniedError();
+    return (await this.store.listConnectors({ workspace_id: scope.workspace_id, ...filter })).map(toRecord);
+  }
+
+  async get(scope: AccessScope, id: string): Promise<HostedConnectorRecord> {
+    return toRecord(await this.find(scope, id));
+  }
+
+  async delete(scope: AccessScope, id: string): Promise<void> {
+    await this.find(scope, id);
+    await this.store.deleteConnector(id);
+    this.executors.delete(id);
+  }
+
+  async execute(scope: AccessScope, id: string, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
+    const connector = await this.find(scope, id);
+    return this.executorFor(connector)(request);
+  }
+
+  /** A connector of another organization does not exist for the caller; one of another workspace is forbidden (SPEC 4.1 rule 4). */
+  private async find(scope: AccessScope, id: string): Promise<StoredConnector> {
+    const connector = await this.store.getConnector(id);
+    if (!connector || connector.organization_id !== scope.organization_id) throw new NotFoundError(`Connector ${id} not found`, 'connector_not_found');
+    if (scope.workspace_id !== undefined && connector.workspace_id !== scope.workspace_id) throw new AccessDeniedError();
+    return connector;
+  }
+
+  private executorFor(connector: StoredConnector): Execute {
+    const cached = this.executors.get(connector.id);
+    if (cached) return cached;
+    const credentials = JSON.parse(this.keyring.decrypt(connector.credentials)) as Credentials;
+    const baseUrl = this.baseUrls[connector.connector_type];
+    const execute = this.runtime.executor(connector.connector_type, { credentials, ...(baseUrl ? { base_url: baseUrl } : {}) }, { connectorId: connector.id, mode: 'hosted' });
+    if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
+    this.executors.set(connector.id, execute);
+    return execute;
+  }
+
+  private checkReplicationConfig(type: string, config: Record<string, unknown> | undefined): Record<string, unknown> | null {
+    if (config === undefined) return null;
+    const validate = this.runtime.plugin(type).validateReplicationConfig;
+    if (validate && !validate(config)) throw new ValidationError(toValidationIssues(validate.errors ?? [], ['body', 'replication_config']));
+    return config;
+  }
+}
+
+function toRecord(connector: StoredConnector): HostedConnectorRecord {
+  return {
+    id: connector.id,
+    name: connector.name,
+    connector_type: connector.connector_type,
+    external_user_id: connector.external_user_id,
+    workspace_id: connector.workspace_id,
+    auth_type: connector.auth_type,
+    replication_config: connector.replication_config,
+    source_template_id: connector.source_template_id,
+    created_at: connector.created_at,
+  };
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { invalidField } from '../errors.ts';
+import type { Store, Template, TemplateKind } from '../stores/types.ts';
+import type { TagMode } from './token-claims.ts';
+
+/** SPEC 4.2: `any` matches a template with at least one listed tag, `all` one with every listed tag; no tags, everything. */
+export function matchesTags(templateTags: string[], selected: string[], mode: TagMode): boolean {
+  if (selected.length === 0) return true;
+  return mode === 'all' ? selected.every((tag) => templateTags.includes(tag)) : selected.some((tag) => templateTags.includes(tag));
+}
+
+export async function createTemplate(
+  store: Store,
+  organizationId: string,
+  kind: TemplateKind,
+  input: { name: string; connector_type: string; tags?: string[] },
+  knownTypes: string[],
+): Promise<Template> {
+  if (!knownTypes.includes(input.connector_type)) {
+    throw invalidField(['body', 'connector_type'], `unknown connector type "${input.connector_type}"; allowed: ${knownTypes.join(', ')}`, 'value_error.unknown_connector_type');
+  }
+  const template: Template = {
+    id: randomUUID(),
+    organization_id: organizationId,
+    kind,
+    name: input.name,
+    connector_type: input.connector_type,
+    tags: [...new Set(input.tags ?? [])],
+    created_at: new Date().toISOString(),
+  };
+  await store.createTemplate(template);
+  return template;
+}
+
+/** Templates of an organization, narrowed by a widget's tag filter when there is one. */
+export async function listTemplates(store: Store, organizationId: string, kind: TemplateKind, filter?: { tags: string[]; mode: TagMode }): Promise<Template[]> {
+  const templates = await store.listTemplates(organizationId, kind);
+  return filter ? templates.filter((t) => matchesTags(t.tags, filter.tags, filter.mode)) : templates;
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { invalidField } from '../errors.ts';
+import type { Store, Workspace } from '../stores/types.ts';
+import { DEFAULT_REGION_ID, REGION_IDS } from './regions.ts';
+
+/**
+ * The cloud side of workspaces (SPEC 4.1 rule 2). The built-in implementation is local: this
+ * deployment is its own cloud, so nothing exists there that is not also recorded here, and creating
+ * one there only mints its id. The cloud API client plugs in here later.
+ */
+export interface CloudWorkspaceDirectory {
+  find(organizationId: string, name: string): Promise<{ id: string } | null>;
+  create(organizationId: string, name: string, regionId: string): Promise<{ id: string }>;
+}
+
+export class LocalWorkspaceDirectory implements CloudWorkspaceDirectory {
+  async find(): Promise<{ id: string } | null> {
+    return null;
+  }
+
+  async create(): Promise<{ id: string }> {
+    return { id: randomUUID() };
+  }
+}
+
+/**
+ * SPEC 4.1 rules 1-3: an existing workspace is returned as is; otherwise one that exists in the cloud
+ * gets only a local record, and a new one is created in the cloud and locally. `region_id` counts only then.
+ */
+export async function resolveWorkspace(store: Store, cloud: CloudWorkspaceDirectory, organizationId: string, name: string, regionId?: string): Promise<Workspace> {
+  const region = regionId ?? DEFAULT_REGION_ID;
+  if (!REGION_IDS.includes(region)) {
+    throw invalidField(['body', 'region_id'], `unknown region; allowed: ${REGION_IDS.join(', ')}`, 'value_error.region');
+  }
+  const existing = await store.findWorkspaceByName(organizationId, name);
+  if (existing) return existing;
+  const remote = (await cloud.find(organizationId, name)) ?? (await cloud.create(organizationId, name, region));
+  return store.createWorkspaceIfAbsent({ id: remote.id, organization_id: organizationId, name, region_id: region, created_at: new Date().toISOString() });
+}

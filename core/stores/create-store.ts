@@ -1,0 +1,21 @@
+import { PostgresDriver } from './postgres-driver.ts';
+import { SqliteDriver } from './sqlite-driver.ts';
+import { SqlStore } from './sql-store.ts';
+import type { Store } from './types.ts';
+
+export interface StoreOptions {
+  /** PostgreSQL when set. */
+  databaseUrl?: string;
+  /** PostgreSQL schema (search_path); tests give each run its own. */
+  schema?: string;
+  /** SQLite's directory when no database URL is given. Default `./data`. */
+  dataDir?: string;
+}
+
+/** Opens the configured store and brings its schema up to date. */
+export async function createStore(options: StoreOptions): Promise<Store> {
+  const driver = options.databaseUrl ? PostgresDriver.connect(options.databaseUrl, options.schema) : new SqliteDriver(options.dataDir ?? './data');
+  const store = new SqlStore(driver);
+  await store.migrate();
+  return store;
+}

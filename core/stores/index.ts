@@ -1,0 +1,2 @@
+export * from './types.ts';
+export { createStore, type StoreOptions } from './create-store.ts';

@@ -1,0 +1,181 @@
+import type { SqlDriver } from './sql-driver.ts';
+import { migrate } from './migrate.ts';
+import type { Application, ConnectorFilter, Organization, SigningKey, Store, StoredConnector, Template, TemplateKind, Workspace } from './types.ts';
+
+interface SigningKeyRow {
+  kid: string;
+  alg: 'ES256';
+  public_jwk: string;
+  private_jwk_key_id: string;
+  private_jwk_ciphertext: string;
+  created_at: string;
+  retired_at: string | null;
+}
+
+interface TemplateRow extends Omit<Template, 'tags'> {
+  tags: string;
+}
+
+interface ConnectorRow extends Omit<StoredConnector, 'credentials' | 'replication_config'> {
+  credentials_key_id: string;
+  credentials_ciphertext: string;
+  replication_config: string | null;
+}
+
+/** The Store over either SQL driver: one set of queries for SQLite and PostgreSQL. */
+export class SqlStore implements Store {
+  constructor(private readonly db: SqlDriver) {}
+
+  migrate(): Promise<void> {
+    return migrate(this.db);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  async createOrganization(org: Organization): Promise<void> {
+    await this.db.run('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)', [org.id, org.name, org.created_at]);
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    return (await this.db.get<Organization>('SELECT id, name, created_at FROM organizations WHERE id = ?', [id])) ?? null;
+  }
+
+  async createApplication(app: Application): Promise<void> {
+    await this.db.run('INSERT INTO applications (id, organization_id, client_id, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)', [
+      app.id,
+      app.organization_id,
+      app.client_id,
+      app.secret_hash,
+      app.created_at,
+    ]);
+  }
+
+  async findApplicationByClientId(clientId: string): Promise<Application | null> {
+    return (await this.db.get<Application>('SELECT id, organization_id, client_id, secret_hash, created_at FROM applications WHERE client_id = ?', [clientId])) ?? null;
+  }
+
+  async countApplications(): Promise<number> {
+    const row = await this.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM applications');
+    return Number(row?.n ?? 0);
+  }
+
+  async insertSigningKey(key: SigningKey): Promise<void> {
+    await this.db.run(
+      'INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk_key_id, private_jwk_ciphertext, created_at, retired_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [key.kid, key.alg, JSON.stringify(key.public_jwk), key.private_jwk.key_id, key.private_jwk.ciphertext, key.created_at, key.retired_at],
+    );
+  }
+
+  async listSigningKeys(): Promise<SigningKey[]> {
+    const rows = await this.db.all<SigningKeyRow>('SELECT * FROM signing_keys ORDER BY created_at DESC, kid DESC');
+    return rows.map((row) => ({
+      kid: row.kid,
+      alg: row.alg,
+      public_jwk: JSON.parse(row.public_jwk) as Record<string, unknown>,
+      private_jwk: { key_id: row.private_jwk_key_id, ciphertext: row.private_jwk_ciphertext },
+      created_at: row.created_at,
+      retired_at: row.retired_at,
+    }));
+  }
+
+  async retireSigningKey(kid: string, retiredAt: string): Promise<void> {
+    await this.db.run('UPDATE signing_keys SET retired_at = ? WHERE kid = ?', [retiredAt, kid]);
+  }
+
+  async createWorkspaceIfAbsent(workspace: Workspace): Promise<Workspace> {
+    // Two instances may create the same workspace at once: the unique (organization, name) keeps one.
+    await this.db.run('INSERT INTO workspaces (id, organization_id, name, region_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING', [
+      workspace.id,
+      workspace.organization_id,
+      workspace.name,
+      workspace.region_id,
+      workspace.created_at,
+    ]);
+    return (await this.findWorkspaceByName(workspace.organization_id, workspace.name))!;
+  }
+
+  async findWorkspaceByName(organizationId: string, name: string): Promise<Workspace | null> {
+    return (await this.db.get<Workspace>('SELECT * FROM workspaces WHERE organization_id = ? AND name = ?', [organizationId, name])) ?? null;
+  }
+
+  async getWorkspace(id: string): Promise<Workspace | null> {
+    return (await this.db.get<Workspace>('SELECT * FROM workspaces WHERE id = ?', [id])) ?? null;
+  }
+
+  async createTemplate(template: Template): Promise<void> {
+    await this.db.run('INSERT INTO templates (id, organization_id, kind, name, connector_type, tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      template.id,
+      template.organization_id,
+      template.kind,
+      template.name,
+      template.connector_type,
+      JSON.stringify(template.tags),
+      template.created_at,
+    ]);
+  }
+
+  async listTemplates(organizationId: string, kind: TemplateKind): Promise<Template[]> {
+    const rows = await this.db.all<TemplateRow>('SELECT * FROM templates WHERE organization_id = ? AND kind = ? ORDER BY created_at, id', [organizationId, kind]);
+    return rows.map(toTemplate);
+  }
+
+  async getTemplate(id: string): Promise<Template | null> {
+    const row = await this.db.get<TemplateRow>('SELECT * FROM templates WHERE id = ?', [id]);
+    return row ? toTemplate(row) : null;
+  }
+
+  async createConnector(c: StoredConnector): Promise<void> {
+    await this.db.run(
+      `INSERT INTO connectors (id, organization_id, workspace_id, external_user_id, connector_type, name, auth_type, credentials_key_id, credentials_ciphertext, replication_config, source_template_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        c.id,
+        c.organization_id,
+        c.workspace_id,
+        c.external_user_id,
+        c.connector_type,
+        c.name,
+        c.auth_type,
+        c.credentials.key_id,
+        c.credentials.ciphertext,
+        c.replication_config === null ? null : JSON.stringify(c.replication_config),
+        c.source_template_id,
+        c.created_at,
+      ],
+    );
+  }
+
+  async getConnector(id: string): Promise<StoredConnector | null> {
+    const row = await this.db.get<ConnectorRow>('SELECT * FROM connectors WHERE id = ?', [id]);
+    return row ? toConnector(row) : null;
+  }
+
+  async listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]> {
+    const where = ['workspace_id = ?'];
+    const params: Array<string | number> = [filter.workspace_id];
+    if (filter.external_user_id !== undefined) (where.push('external_user_id = ?'), params.push(filter.external_user_id));
+    if (filter.connector_type !== undefined) (where.push('connector_type = ?'), params.push(filter.connector_type));
+    if (filter.from_template !== undefined) where.push(filter.from_template ? 'source_template_id IS NOT NULL' : 'source_template_id IS NULL');
+    const rows = await this.db.all<ConnectorRow>(`SELECT * FROM connectors WHERE ${where.join(' AND ')} ORDER BY created_at, id`, params);
+    return rows.map(toConnector);
+  }
+
+  async deleteConnector(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM connectors WHERE id = ?', [id])).changes > 0;
+  }
+}
+
+function toTemplate(row: TemplateRow): Template {
+  return { ...row, tags: JSON.parse(row.tags) as string[] };
+}
+
+function toConnector(row: ConnectorRow): StoredConnector {
+  const { credentials_key_id, credentials_ciphertext, replication_config, ...rest } = row;
+  return {
+    ...rest,
+    credentials: { key_id: credentials_key_id, ciphertext: credentials_ciphertext },
+    replication_config: replication_config === null ? null : (JSON.parse(replication_config) as Record<string, unknown>),
+  };
+}

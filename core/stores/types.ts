@@ -1,0 +1,115 @@
+/**
+ * Persistence of the hosted runtime. One interface, two implementations sharing their SQL: the
+ * embedded default (SQLite, a file under PLUGBOARD_DATA_DIR) and PostgreSQL (DATABASE_URL) for
+ * several server instances. Timestamps are ISO-8601 strings in UTC; ids are UUIDs.
+ */
+
+export interface Organization {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+/** Application credentials of an organization. The secret is kept only as a salted hash. */
+export interface Application {
+  id: string;
+  organization_id: string;
+  client_id: string;
+  /** `scrypt$<salt b64>$<hash b64>`: never the secret itself. */
+  secret_hash: string;
+  created_at: string;
+}
+
+/** A token-signing key pair. The private JWK is stored encrypted with the deployment's data key. */
+export interface SigningKey {
+  kid: string;
+  alg: 'ES256';
+  public_jwk: Record<string, unknown>;
+  private_jwk: EncryptedValue;
+  created_at: string;
+  /** When the key stopped signing; it still verifies until every token it signed has expired. */
+  retired_at: string | null;
+}
+
+export interface EncryptedValue {
+  /** Id of the data key that encrypted it, so keys can rotate. */
+  key_id: string;
+  /** base64 of iv | auth tag | ciphertext (AES-256-GCM). */
+  ciphertext: string;
+}
+
+export interface Workspace {
+  id: string;
+  organization_id: string;
+  name: string;
+  region_id: string;
+  created_at: string;
+}
+
+export type TemplateKind = 'source' | 'connection';
+
+export interface Template {
+  id: string;
+  organization_id: string;
+  kind: TemplateKind;
+  name: string;
+  connector_type: string;
+  tags: string[];
+  created_at: string;
+}
+
+export interface StoredConnector {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  external_user_id: string;
+  connector_type: string;
+  name: string;
+  auth_type: 'oauth' | 'token';
+  credentials: EncryptedValue;
+  replication_config: Record<string, unknown> | null;
+  /** Set when the connector was created as an embedded source from a source template. */
+  source_template_id: string | null;
+  created_at: string;
+}
+
+export interface ConnectorFilter {
+  workspace_id: string;
+  external_user_id?: string;
+  connector_type?: string;
+  /** Only connectors created from a source template (the embedded sources of SPEC 4.3). */
+  from_template?: boolean;
+}
+
+export interface Store {
+  /** Applies pending versioned migrations; safe when several instances start at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  createOrganization(org: Organization): Promise<void>;
+  getOrganization(id: string): Promise<Organization | null>;
+
+  createApplication(app: Application): Promise<void>;
+  findApplicationByClientId(clientId: string): Promise<Application | null>;
+  countApplications(): Promise<number>;
+
+  insertSigningKey(key: SigningKey): Promise<void>;
+  /** Every key, newest first (the newest unretired one signs). */
+  listSigningKeys(): Promise<SigningKey[]>;
+  retireSigningKey(kid: string, retiredAt: string): Promise<void>;
+
+  /** Creates the workspace, or returns the one that already has that (organization, name): races resolve to one row. */
+  createWorkspaceIfAbsent(workspace: Workspace): Promise<Workspace>;
+  findWorkspaceByName(organizationId: string, name: string): Promise<Workspace | null>;
+  getWorkspace(id: string): Promise<Workspace | null>;
+
+  createTemplate(template: Template): Promise<void>;
+  listTemplates(organizationId: string, kind: TemplateKind): Promise<Template[]>;
+  getTemplate(id: string): Promise<Template | null>;
+
+  createConnector(connector: StoredConnector): Promise<void>;
+  getConnector(id: string): Promise<StoredConnector | null>;
+  listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]>;
+  /** True when a row was deleted. */
+  deleteConnector(id: string): Promise<boolean>;
+}

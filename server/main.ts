@@ -1,0 +1,15 @@
+/** `npm start`: the hosted service on HOST:PORT, state in SQLite under PLUGBOARD_DATA_DIR or PostgreSQL at DATABASE_URL. */
+import { configFromEnv } from './config.ts';
+import { startServer } from './start.ts';
+
+const config = configFromEnv();
+const server = await startServer(config);
+if (server.firstApplication) {
+  console.log('First start of an empty install: application credentials for local use (the secret is shown only now):');
+  console.log(JSON.stringify(server.firstApplication));
+}
+console.log(`Plugboard listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}); API description at ${server.url}/openapi.json`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void server.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,68 @@
+import type { RouteDefinition } from './route.ts';
+
+/**
+ * The server's own API as OpenAPI 3.0, built from the route table: the same body schemas that
+ * validate requests, so the document cannot drift from the behaviour.
+ */
+export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    for (const path of route.paths) {
+      const openApiPath = path.replace(/:(\w+)/g, '{$1}');
+      const parameters = [...path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+      paths[openApiPath] ??= {};
+      paths[openApiPath][route.method] = {
+        summary: route.summary,
+        tags: route.tags,
+        ...(parameters.length ? { parameters } : {}),
+        ...(route.auth === 'none' ? { security: [] } : { security: securityFor(route.auth) }),
+        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: stripMeta(route.body) } } } } : {}),
+        responses: Object.fromEntries(
+          Object.entries(route.responses).map(([status, description]) => [
+            status,
+            Number(status) >= 400 ? { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : { description },
+          ]),
+        ),
+      };
+    }
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Plugboard hosted API', version: '1.0.0', description: 'Tokens, workspaces, templates, hosted connectors and execute.' },
+    servers: [{ url: publicUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        operatorToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Operator token (15 minutes)' },
+        scopedToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scoped token (20 minutes, one workspace)' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['detail'],
+          properties: {
+            detail: {
+              oneOf: [
+                { type: 'string' },
+                { type: 'array', items: { type: 'object', required: ['loc', 'msg', 'type'], properties: { loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } } } },
+              ],
+            },
+            error_code: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}
+
+function securityFor(auth: RouteDefinition['auth']): Array<Record<string, string[]>> {
+  if (auth === 'operator') return [{ operatorToken: [] }];
+  if (auth === 'scoped') return [{ scopedToken: [] }];
+  return [{ operatorToken: [] }, { scopedToken: [] }];
+}
+
+/** JSON Schema draft keywords OpenAPI 3.0 does not take. */
+function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, ...rest } = schema;
+  return rest;
+}

@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { pino, type Logger } from 'pino';
+import { createApplication, type NewApplicationCredentials } from '../core/hosted/applications.ts';
+import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import { createApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+
+export interface RunningServer {
+  url: string;
+  hosted: HostedRuntime;
+  /** Set when this start found no application and made one for local use. */
+  firstApplication: NewApplicationCredentials | null;
+  close(): Promise<void>;
+}
+
+/** Opens the store (migrating it), makes the first application of an empty install, and listens. */
+export async function startServer(config: ServerConfig, options: { logger?: Logger; databaseSchema?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const hosted = await createHostedRuntime({
+    databaseUrl: config.databaseUrl,
+    databaseSchema: options.databaseSchema,
+    dataDir: config.dataDir,
+    issuer: config.publicUrl,
+    baseUrls: config.baseUrls,
+    env: options.env,
+  });
+  const firstApplication = (await hosted.store.countApplications()) === 0 ? await createApplication(hosted.store, 'local') : null;
+  const app = createApp(hosted, config, logger);
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${config.host}:${port}`,
+    hosted,
+    firstApplication,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await hosted.close();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import got, { type Got } from 'got';
+import pg from 'pg';
+import { pino } from 'pino';
+import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
+import { DriveSandbox } from '../../connectors/file-storage/sandbox/index.ts';
+import type { ServerConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/start.ts';
+import { CHAT_TOKEN } from './chat-fixture.ts';
+import { DRIVE_TOKEN } from './drive-fixture.ts';
+
+export type Backend = 'sqlite' | 'postgres';
+/** SQLite always; PostgreSQL when TEST_DATABASE_URL is set (CI sets it). */
+export const BACKENDS: Backend[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+
+export const DATA_KEYS = `t1:${randomBytes(32).toString('base64')}`;
+
+/** A database for one test file: a fresh PostgreSQL schema (dropped by `drop`) or a temp directory. */
+export async function createTestDatabase(backend: Backend): Promise<{ dataDir: string; databaseUrl?: string; schema?: string; drop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-test-'));
+  if (backend === 'sqlite') return { dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const databaseUrl = process.env.TEST_DATABASE_URL!;
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return {
+    dataDir,
+    databaseUrl,
+    schema,
+    async drop() {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HostedFixture {
+  chatSandbox: SlackSandbox;
+  driveSandbox: DriveSandbox;
+  server: RunningServer;
+  /** got bound to the server, answering whatever status (tests assert it). */
+  http: Got;
+  /** Every log line the server wrote. */
+  logs: string[];
+  clientId: string;
+  clientSecret: string;
+  operatorToken(): Promise<string>;
+  scopedToken(workspaceName: string): Promise<string>;
+  startAnotherServer(): Promise<RunningServer>;
+  /** Stops the server and starts it again on the same port and database (a deploy, a crash). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHostedFixture(backend: Backend, options: { chatClock?: () => number } = {}): Promise<HostedFixture> {
+  const chatSandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, ...(options.chatClock ? { clock: options.chatClock } : {}) });
+  const driveSandbox = await DriveSandbox.start({ token: DRIVE_TOKEN, largeFileBytes: 2 * 1024 * 1024 + 3 });
+  const database = await createTestDatabase(backend);
+  const logs: string[] = [];
+  const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
+  const config: ServerConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: database.dataDir,
+    databaseUrl: database.databaseUrl,
+    publicUrl: 'http://plugboard.test',
+    baseUrls: { chat: chatSandbox.url, 'file-storage': driveSandbox.url },
+    bodyLimitBytes: 64 * 1024,
+  };
+  const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
+  const start = (port = 0) => startServer({ ...config, port }, { logger, env, ...(database.schema ? { databaseSchema: database.schema } : {}) });
+  const server = await start();
+  const others: RunningServer[] = [];
+  const http = got.extend({ prefixUrl: server.url, throwHttpErrors: false, retry: { limit: 0 } });
+  const { client_id: clientId, client_secret: clientSecret } = server.firstApplication!;
+  const operatorToken = async () => {
+    const response = await http.post('api/v1/account/applications/token', { json: { client_id: clientId, client_secret: clientSecret } }).json<{ access_token: string }>();
+    return response.access_token;
+  };
+  const fixture: HostedFixture = {
+    chatSandbox,
+    driveSandbox,
+    server,
+    http,
+    logs,
+    clientId,
+    clientSecret,
+    operatorToken,
+    async scopedToken(workspaceName) {
+      const operator = await operatorToken();
+      const response = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator}` }, json: { workspace_name: workspaceName } }).json<{ token: string }>();
+      return response.token;
+    },
+    async startAnotherServer() {
+      const other = await start();
+      others.push(other);
+      return other;
+    },
+    async restart() {
+      const port = Number(new URL(fixture.server.url).port);
+      await fixture.server.close();
+      fixture.server = await start(port);
+    },
+    async close() {
+      for (const other of others) await other.close();
+      await fixture.server.close();
+      await chatSandbox.close();
+      await driveSandbox.close();
+      await database.drop();
+    },
+  };
+  return fixture;
+}

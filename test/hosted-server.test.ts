@@ -1,0 +1,369 @@
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGIONS } from '../core/hosted/regions.ts';
+import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
+import { BACKENDS, DATA_KEYS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import connectorCreateRequest from '../schemas/server/connector-create-request.json' with { type: 'json' };
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const UNAUTHORIZED = { detail: 'Invalid authentication credentials' };
+const FORBIDDEN = { detail: 'Access denied to this resource' };
+
+describe.each(BACKENDS)('hosted server on %s', (backend) => {
+  let fx: HostedFixture;
+  let operator: string;
+
+  beforeAll(async () => {
+    fx = await startHostedFixture(backend);
+    operator = await fx.operatorToken();
+  });
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  const post = (path: string, token: string | null, json?: unknown, headers: Record<string, string> = {}) =>
+    fx.http.post(path, { headers: { ...(token ? bearer(token) : {}), ...headers }, ...(json === undefined ? {} : { json }) });
+  const get = (path: string, token: string | null, headers: Record<string, string> = {}) => fx.http.get(path, { headers: { ...(token ? bearer(token) : {}), ...headers } });
+  const json = (response: { body: string }) => JSON.parse(response.body);
+
+  async function createChatConnector(scoped: string, externalUserId = 'user-1', extra: Record<string, unknown> = {}) {
+    const response = await post('v1/integrations/connectors', scoped, { external_user_id: externalUserId, connector_type: 'chat', credentials: { token: CHAT_TOKEN }, ...extra });
+    expect(response.statusCode, response.body).toBe(201);
+    return json(response);
+  }
+
+  describe('operator token (SPEC 4.1)', () => {
+    it('is issued for good application credentials', async () => {
+      const response = await post('api/v1/account/applications/token', null, { client_id: fx.clientId, client_secret: fx.clientSecret });
+      expect(response.statusCode).toBe(200);
+      const body = json(response);
+      expect(body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 900, organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const claims = decodeJwt(body.access_token);
+      expect(claims.exp! - claims.iat!).toBe(900);
+      expect(claims).toMatchObject({ token_use: 'operator', sub: fx.clientId, organization_id: body.organization_id, iss: 'http://plugboard.test' });
+      expect(decodeProtectedHeader(body.access_token)).toMatchObject({ alg: 'ES256', kid: expect.any(String) });
+    });
+
+    it('refuses wrong credentials with 401, and malformed bodies with 4xx', async () => {
+      const wrong = await post('api/v1/account/applications/token', null, { client_id: fx.clientId, client_secret: 'nope' });
+      expect([wrong.statusCode, json(wrong)]).toEqual([401, UNAUTHORIZED]);
+      const unknown = await post('api/v1/account/applications/token', null, { client_id: 'nobody', client_secret: 'nope' });
+      expect([unknown.statusCode, json(unknown)]).toEqual([401, UNAUTHORIZED]);
+      const missing = await post('api/v1/account/applications/token', null, { client_id: fx.clientId });
+      expect(missing.statusCode).toBe(422);
+      expect(json(missing).detail).toEqual([{ loc: ['body', 'client_secret'], msg: 'field required', type: 'value_error.missing' }]);
+      const wrongType = await post('api/v1/account/applications/token', null, { client_id: 7, client_secret: 'x' });
+      expect(json(wrongType).detail[0]).toMatchObject({ loc: ['body', 'client_id'], type: 'type_error.str' });
+      const malformed = await fx.http.post('api/v1/account/applications/token', { body: '{"client_id": ', headers: { 'content-type': 'application/json' } });
+      expect([malformed.statusCode, json(malformed)]).toEqual([400, { detail: 'Malformed JSON body' }]);
+      const huge = await post('api/v1/account/applications/token', null, { client_id: 'x'.repeat(100_000), client_secret: 'y' });
+      expect([huge.statusCode, json(huge)]).toEqual([413, { detail: 'Request body too large' }]);
+      const array = await fx.http.post('api/v1/account/applications/token', { body: '[1,2]', headers: { 'content-type': 'application/json' } });
+      expect(array.statusCode).toBe(422);
+    });
+  });
+
+  describe('scoped tokens and workspaces (SPEC 4.1 rules 1-4, 5)', () => {
+    it('creates a workspace on first use, returns it after, with info under the key "workspace ID"', async () => {
+      const first = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme' }));
+      const again = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme', region_id: REGIONS.EU }));
+      const infoFirst = json(await get('api/v1/embedded/scoped-token/info', first.token));
+      const infoAgain = json(await get('api/v1/embedded/scoped-token/info', again.token));
+      expect(Object.keys(infoFirst).sort()).toEqual(['organization_id', 'workspace ID']);
+      expect(infoFirst['workspace ID']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(infoAgain['workspace ID']).toBe(infoFirst['workspace ID']);
+      const claims = decodeJwt(first.token);
+      expect(claims.exp! - claims.iat!).toBe(1200);
+      expect(claims['io.service.auth.workspace_scope']).toEqual({ workspaceId: infoFirst['workspace ID'] });
+      // region_id counts only when the workspace is created.
+      const workspace = await fx.server.hosted.store.getWorkspace(infoFirst['workspace ID']);
+      expect(workspace?.region_id).toBe(REGIONS.US);
+      const eu = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme-eu', region_id: REGIONS.EU }));
+      const euId = json(await get('api/v1/embedded/scoped-token/info', eu.token))['workspace ID'];
+      expect((await fx.server.hosted.store.getWorkspace(euId))?.region_id).toBe(REGIONS.EU);
+    });
+
+    it('rejects an unknown region and bad bodies with 422', async () => {
+      const region = await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'x', region_id: '00000000-0000-4000-8000-000000000000' });
+      expect(region.statusCode).toBe(422);
+      expect(json(region).detail[0].loc).toEqual(['body', 'region_id']);
+      expect((await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'x', region_id: 'eu' })).statusCode).toBe(422);
+      expect(json(await post('api/v1/embedded/scoped-token', operator, {})).detail).toEqual([{ loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' }]);
+    });
+
+    it('answers 401 for a missing, wrong-type, forged, expired, alg:none or wrong-key token', async () => {
+      const scoped = await fx.scopedToken('acme');
+      expect(json(await post('api/v1/embedded/scoped-token', null, { workspace_name: 'a' }))).toEqual(UNAUTHORIZED);
+      expect((await post('api/v1/embedded/scoped-token', scoped, { workspace_name: 'a' })).statusCode).toBe(401);
+      expect((await get('api/v1/embedded/scoped-token/info', operator)).statusCode).toBe(401);
+      expect((await get('api/v1/embedded/scoped-token/info', 'not-a-jwt')).statusCode).toBe(401);
+      expect((await fx.http.get('api/v1/embedded/scoped-token/info', { headers: { authorization: scoped } })).statusCode).toBe(401);
+
+      const claims = decodeJwt(scoped);
+      const { kid } = decodeProtectedHeader(scoped);
+      const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+      expect((await get('api/v1/embedded/scoped-token/info', none)).statusCode).toBe(401);
+      const tampered = scoped.split('.');
+      tampered[1] = Buffer.from(JSON.stringify({ ...claims, 'io.service.auth.workspace_scope': { workspaceId: 'someone-else' } })).toString('base64url');
+      expect((await get('api/v1/embedded/scoped-token/info', tampered.join('.'))).statusCode).toBe(401);
+
+      const { privateKey } = await generateKeyPair('ES256');
+      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+      expect((await get('api/v1/embedded/scoped-token/info', forged)).statusCode).toBe(401);
+
+      const [record] = await fx.server.hosted.store.listSigningKeys();
+      const realKey = await importJWK(JSON.parse(fx.server.hosted.keyring.decrypt(record!.private_jwk)) as JWK, 'ES256');
+      const sign = (payload: Record<string, unknown>) => new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: record!.kid }).sign(realKey);
+      const now = Math.floor(Date.now() / 1000);
+      expect((await get('api/v1/embedded/scoped-token/info', await sign({ ...claims, iat: now - 3000, exp: now - 1800 }))).statusCode).toBe(401);
+      expect((await get('api/v1/embedded/scoped-token/info', await sign({ ...claims, aud: 'someone-else' }))).statusCode).toBe(401);
+      expect((await get('api/v1/embedded/scoped-token/info', await sign({ ...claims, iss: 'http://evil.test' }))).statusCode).toBe(401);
+      expect((await get('api/v1/embedded/scoped-token/info', await sign({ ...claims }))).statusCode).toBe(200);
+    });
+
+    it('publishes the keys at /.well-known/jwks.json, and rotation keeps live tokens valid', async () => {
+      const before = await fx.scopedToken('rotation');
+      const jwks = createRemoteJWKSet(new URL(`${fx.server.url}/.well-known/jwks.json`));
+      await jwtVerify(before, jwks, { issuer: 'http://plugboard.test', audience: 'plugboard-api' });
+      const newKid = await fx.server.hosted.tokens.rotateSigningKey();
+      const after = await fx.scopedToken('rotation');
+      expect(decodeProtectedHeader(after).kid).toBe(newKid);
+      expect(decodeProtectedHeader(before).kid).not.toBe(newKid);
+      expect((await get('api/v1/embedded/scoped-token/info', before)).statusCode).toBe(200);
+      expect((await get('api/v1/embedded/scoped-token/info', after)).statusCode).toBe(200);
+      const keys = json(await get('.well-known/jwks.json', null)).keys as Array<{ kid: string; d?: string }>;
+      expect(keys.map((k) => k.kid)).toEqual(expect.arrayContaining([newKid, decodeProtectedHeader(before).kid]));
+      expect(keys.every((k) => k.d === undefined)).toBe(true);
+    });
+  });
+
+  describe('widget tokens (SPEC 4.2, 5.4)', () => {
+    const widget = async (body: Record<string, unknown>) => post('api/v1/embedded/widget-token', operator, { workspace_name: 'widget-ws', ...body });
+
+    it('is base64 JSON of a scoped token and a widget URL carrying workspace, origin and filters', async () => {
+      const response = await widget({ allowed_origin: 'https://app.example.com', selected_source_template_tags: ['crm', 'chat'], selected_source_template_tags_mode: 'all' });
+      expect(response.statusCode).toBe(200);
+      const decoded = JSON.parse(Buffer.from(json(response).token, 'base64').toString());
+      expect(Object.keys(decoded).sort()).toEqual(['token', 'widgetUrl']);
+      const info = json(await get('api/v1/embedded/scoped-token/info', decoded.token, { origin: 'https://app.example.com' }));
+      const url = new URL(decoded.widgetUrl);
+      expect(url.origin).toBe('http://plugboard.test');
+      expect(url.searchParams.get('workspaceId')).toBe(info['workspace ID']);
+      expect(url.searchParams.get('allowedOrigin')).toBe('https://app.example.com');
+      expect(url.searchParams.get('selectedSourceTemplateTags')).toBe('crm,chat');
+      expect(url.searchParams.get('selectedSourceTemplateTagsMode')).toBe('all');
+      expect(decodeJwt(decoded.token).widget).toMatchObject({ allowed_origin: 'https://app.example.com', source_template_tags: ['crm', 'chat'], source_template_tags_mode: 'all' });
+    });
+
+    it('validates allowed_origin: scheme, host, optional port; no trailing slash, path or wildcard', async () => {
+      for (const ok of ['https://app.example.com', 'https://app.example.com:443', 'http://localhost:3000']) expect((await widget({ allowed_origin: ok })).statusCode).toBe(200);
+      for (const bad of ['https://app.example.com/', 'app.example.com', 'https://*.example.com', 'https://app.example.com/path', '*', 'ftp://app.example.com', 'https://app.example.com:99999']) {
+        const response = await widget({ allowed_origin: bad });
+        expect(response.statusCode, bad).toBe(422);
+        expect(json(response).detail[0].loc).toEqual(['body', 'allowed_origin']);
+      }
+      expect(json(await widget({})).detail).toEqual([{ loc: ['body', 'allowed_origin'], msg: 'field required', type: 'value_error.missing' }]);
+      expect((await widget({ allowed_origin: 'https://a.com', selected_source_template_tags_mode: 'some' })).statusCode).toBe(422);
+    });
+
+    it('CORS answers only the allowed origin of a widget token', async () => {
+      const decoded = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'http://localhost:3000' })).token, 'base64').toString());
+      const allowed = await get('api/v1/embedded/scoped-token/info', decoded.token, { origin: 'http://localhost:3000' });
+      expect(allowed.statusCode).toBe(200);
+      expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+      const other = await get('api/v1/embedded/scoped-token/info', decoded.token, { origin: 'https://evil.example' });
+      expect([other.statusCode, json(other)]).toEqual([403, FORBIDDEN]);
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      const plain = await get('api/v1/embedded/scoped-token/info', await fx.scopedToken('acme'), { origin: 'http://localhost:3000' });
+      expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+      const preflight = await fx.http('api/v1/embedded/sources', { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      expect(preflight.statusCode).toBe(204);
+      expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
+      expect((await get('api/v1/integrations/templates/sources', operator, { origin: 'http://localhost:3000' })).headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('templates and embedded sources (SPEC 4.2, 4.3)', () => {
+    it('operators create and list templates; a widget sees them filtered by its tags, any or all', async () => {
+      const create = async (kind: string, name: string, tags: string[], connectorType = 'chat') => {
+        const response = await post(`api/v1/integrations/templates/${kind}`, operator, { name, connector_type: connectorType, tags });
+        expect(response.statusCode, response.body).toBe(201);
+        return json(response);
+      };
+      const crmChat = await create('sources', 'CRM chat', ['crm', 'chat']);
+      const crmOnly = await create('sources', 'CRM files', ['crm'], 'file-storage');
+      await create('sources', 'Untagged', []);
+      await create('connections', 'Warehouse', ['warehouse']);
+      expect(json(await get('api/v1/integrations/templates/sources', operator)).data).toHaveLength(3);
+      expect(json(await get('api/v1/integrations/templates/connections', operator)).data.map((t: { name: string }) => t.name)).toEqual(['Warehouse']);
+      expect((await get('api/v1/integrations/templates/sources', await fx.scopedToken('acme'))).statusCode).toBe(401);
+      expect((await post('api/v1/integrations/templates/sources', operator, { name: 'x', connector_type: 'fax' })).statusCode).toBe(422);
+
+      const widgetScoped = async (tags: string[], mode: 'any' | 'all') => {
+        const token = json(await post('api/v1/embedded/widget-token', operator, { workspace_name: 'tags', allowed_origin: 'https://a.example', selected_source_template_tags: tags, selected_source_template_tags_mode: mode })).token;
+        return JSON.parse(Buffer.from(token, 'base64').toString()).token as string;
+      };
+      const names = async (token: string) => json(await get('api/v1/embedded/templates/sources', token)).data.map((t: { name: string }) => t.name).sort();
+      expect(await names(await widgetScoped(['crm', 'chat'], 'any'))).toEqual(['CRM chat', 'CRM files']);
+      expect(await names(await widgetScoped(['crm', 'chat'], 'all'))).toEqual(['CRM chat']);
+      expect(await names(await widgetScoped([], 'any'))).toEqual(['CRM chat', 'CRM files', 'Untagged']);
+
+      // An embedded source from an offered template; a template the widget does not offer is not found.
+      const allOnly = await widgetScoped(['crm', 'chat'], 'all');
+      const source = await post('api/v1/embedded/sources', allOnly, { source_template_id: crmChat.id, name: 'My Slack', credentials: { token: CHAT_TOKEN } });
+      expect(source.statusCode, source.body).toBe(201);
+      expect(json(source)).toMatchObject({ name: 'My Slack', connector_type: 'chat', source_template_id: crmChat.id, auth_type: 'token' });
+      expect(source.body).not.toContain(CHAT_TOKEN);
+      const hidden = await post('api/v1/embedded/sources', allOnly, { source_template_id: crmOnly.id, name: 'Files', credentials: { token: DRIVE_TOKEN } });
+      expect([hidden.statusCode, json(hidden).error_code]).toEqual([404, 'source_template_not_found']);
+      const listed = json(await get('api/v1/embedded/sources', allOnly)).data;
+      expect(listed.map((s: { id: string }) => s.id)).toEqual([json(source).id]);
+      expect((await post('api/v1/embedded/sources', allOnly, { source_template_id: crmChat.id, name: 'x' })).statusCode).toBe(422);
+    });
+  });
+
+  describe('hosted connectors (SPEC 2.2, 4.4)', () => {
+    it('creates on all three paths, lists, gets and deletes; never returns credentials', async () => {
+      const scoped = await fx.scopedToken('connectors');
+      const created = [];
+      for (const path of ['v1/integrations/connectors', 'integrations/connectors', 'api/v1/integrations/connectors']) {
+        const response = await post(path, scoped, { external_user_id: 'ext-9', connector_type: 'chat', name: `via ${path}`, credentials: { access_token: 'xoxp-secret-value' } });
+        expect(response.statusCode, response.body).toBe(201);
+        created.push(json(response));
+      }
+      expect(Object.keys(created[0]).sort()).toEqual(['auth_type', 'connector_type', 'created_at', 'external_user_id', 'id', 'name', 'replication_config', 'source_template_id', 'workspace_id'].sort());
+      expect(created[0]).toMatchObject({ external_user_id: 'ext-9', connector_type: 'chat', auth_type: 'oauth', replication_config: null });
+      const list = await get('api/v1/integrations/connectors?external_user_id=ext-9&connector_type=chat', scoped);
+      expect(json(list).data.map((c: { id: string }) => c.id)).toEqual(created.map((c) => c.id));
+      expect(json(await get('api/v1/integrations/connectors?external_user_id=nobody', scoped)).data).toEqual([]);
+      const one = await get(`api/v1/integrations/connectors/${created[0].id}`, scoped);
+      expect(json(one)).toEqual(created[0]);
+      expect(`${list.body}${one.body}`).not.toContain('xoxp-secret-value');
+      expect((await fx.http.delete(`api/v1/integrations/connectors/${created[2].id}`, { headers: bearer(scoped) })).statusCode).toBe(204);
+      const gone = await get(`api/v1/integrations/connectors/${created[2].id}`, scoped);
+      expect([gone.statusCode, json(gone).error_code]).toEqual([404, 'connector_not_found']);
+      // Stored encrypted: the database row holds no plaintext.
+      const row = await fx.server.hosted.store.getConnector(created[0].id);
+      expect(JSON.stringify(row)).not.toContain('xoxp-secret-value');
+    });
+
+    it('validates credentials (exactly one kind) and the chat replication_config', async () => {
+      const scoped = await fx.scopedToken('connectors');
+      const attempt = (body: Record<string, unknown>) => post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: 't' }, ...body });
+      expect((await attempt({ credentials: { token: 'a', access_token: 'b' } })).statusCode).toBe(422);
+      expect((await attempt({ credentials: {} })).statusCode).toBe(422);
+      expect((await attempt({ credentials: { password: 'p' } })).statusCode).toBe(422);
+      expect(json(await attempt({ connector_type: 'fax' })).detail[0].loc).toEqual(['body', 'connector_type']);
+      const missing = json(await post('v1/integrations/connectors', scoped, { connector_type: 'chat' })).detail.map((i: { loc: string[] }) => i.loc.at(-1)).sort();
+      expect(missing).toEqual(['credentials', 'external_user_id']);
+      const good = { start_date: '2024-01-01T00:00:00Z', lookback_window: 7, join_channels: true };
+      expect(json(await attempt({ replication_config: good })).replication_config).toEqual(good);
+      for (const bad of [{ ...good, lookback_window: 366 }, { ...good, lookback_window: -1 }, { ...good, start_date: '2024-01-01' }, { start_date: good.start_date, lookback_window: 1 }, { ...good, join_channels: 'yes' }]) {
+        const response = await attempt({ replication_config: bad });
+        expect(response.statusCode, JSON.stringify(bad)).toBe(422);
+        expect(json(response).detail[0].loc[1]).toBe('replication_config');
+      }
+      expect(connectorCreateRequest.required).toEqual(['external_user_id', 'connector_type', 'credentials']);
+    });
+  });
+
+  describe('execute (DESIGN "Execute")', () => {
+    it('runs chat operations and answers the envelope', async () => {
+      const scoped = await fx.scopedToken('exec');
+      const connector = await createChatConnector(scoped);
+      const response = await post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'users', action: 'list', params: { limit: 3 } });
+      expect(response.statusCode).toBe(200);
+      const body = json(response);
+      expect(body).toMatchObject({ status: 'success', connector_metadata: { next_cursor: expect.any(String) }, execution_metadata: { connector_id: connector.id, execution_time_ms: expect.any(Number) } });
+      expect(body.result).toHaveLength(3);
+      const posted = json(await post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'channels', action: 'create', params: { name: 'hosted-room' } }));
+      expect(posted.result.name).toBe('hosted-room');
+    });
+
+    it('answers every error in the DESIGN shape', async () => {
+      const scoped = await fx.scopedToken('exec');
+      const connector = await createChatConnector(scoped);
+      const execute = (json: unknown, token = scoped, id = connector.id) => post(`api/v1/connectors/sources/${id}/execute`, token, json);
+      const unknown = await execute({ entity: 'emails', action: 'list' });
+      expect([unknown.statusCode, json(unknown).detail[0].type]).toEqual([422, 'value_error.unknown_entity']);
+      const notOffered = await execute({ entity: 'users', action: 'create' });
+      expect(json(notOffered).detail[0]).toMatchObject({ loc: ['body', 'action'], type: 'value_error.action_not_allowed' });
+      expect(json(await execute({ entity: 'channels', action: 'get' })).detail).toEqual([{ loc: ['body', 'params', 'channel'], msg: 'field required', type: 'value_error.missing' }]);
+      expect(json(await execute({ action: 'list' })).detail).toEqual([{ loc: ['body', 'entity'], msg: 'field required', type: 'value_error.missing' }]);
+      expect((await execute({ entity: 'users', action: 'list', params: 'limit=3' })).statusCode).toBe(422);
+      const upstream = await execute({ entity: 'channels', action: 'get', params: { channel: 'C0NOPE' } });
+      expect([upstream.statusCode, json(upstream)]).toEqual([404, { detail: 'Upstream rejected the request: channel_not_found', error_code: 'channel_not_found' }]);
+      const missing = await execute({ entity: 'users', action: 'list' }, scoped, '00000000-0000-4000-8000-000000000000');
+      expect([missing.statusCode, json(missing).error_code]).toEqual([404, 'connector_not_found']);
+      const malformed = await fx.http.post(`api/v1/connectors/sources/${connector.id}/execute`, { headers: { ...bearer(scoped), 'content-type': 'application/json' }, body: '{"entity": "users", ' });
+      expect([malformed.statusCode, json(malformed)]).toEqual([400, { detail: 'Malformed JSON body' }]);
+      const huge = await execute({ entity: 'messages', action: 'create', params: { channel: 'C1', text: 'x'.repeat(100_000) } });
+      expect(huge.statusCode).toBe(413);
+      expect((await execute({ entity: 'users', action: 'list' }, operator)).statusCode).toBe(401);
+      expect((await execute({ entity: 'users', action: 'list' }, 'garbage')).statusCode).toBe(401);
+      fx.chatSandbox.addFault({ method: 'users.list', status: 429, retryAfter: 120 });
+      const limited = await execute({ entity: 'users', action: 'list' });
+      expect([limited.statusCode, limited.headers['retry-after']]).toEqual([429, '120']);
+    });
+
+    it("refuses another workspace's connector with 403", async () => {
+      const mine = await fx.scopedToken('ws-a');
+      const theirs = await fx.scopedToken('ws-b');
+      const connector = await createChatConnector(mine);
+      const response = await post(`api/v1/connectors/sources/${connector.id}/execute`, theirs, { entity: 'users', action: 'list' });
+      expect([response.statusCode, json(response)]).toEqual([403, FORBIDDEN]);
+      expect((await get(`api/v1/integrations/connectors/${connector.id}`, theirs)).statusCode).toBe(403);
+      expect((await fx.http.delete(`api/v1/integrations/connectors/${connector.id}`, { headers: bearer(theirs) })).statusCode).toBe(403);
+      expect(json(await get('api/v1/integrations/connectors', theirs)).data).toEqual([]);
+    });
+
+    it('streams downloads: bytes, 206 with Content-Range, a name, and a 404 JSON error for a missing file', async () => {
+      const scoped = await fx.scopedToken('files');
+      const created = json(await post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN } }));
+      const path = `api/v1/connectors/sources/${created.id}/execute`;
+      const fileId = fx.driveSandbox.largeFileId!;
+      const whole = await fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media' } }, responseType: 'buffer' });
+      expect(whole.statusCode).toBe(200);
+      expect(whole.headers['content-length']).toBe(String(2 * 1024 * 1024 + 3));
+      expect(whole.headers['content-disposition']).toBe(`attachment; filename="large.bin"; filename*=UTF-8''large.bin`);
+      expect(whole.body.equals(fx.driveSandbox.contentOf(fileId))).toBe(true);
+      const part = await fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media', range_header: 'bytes=10-19' } }, responseType: 'buffer' });
+      expect([part.statusCode, part.headers['content-range']]).toEqual([206, `bytes 10-19/${2 * 1024 * 1024 + 3}`]);
+      expect(part.body.equals(fx.driveSandbox.contentOf(fileId, 10, 19))).toBe(true);
+      const missing = await post(path, scoped, { entity: 'files', action: 'download', params: { fileId: 'no-such-file', alt: 'media' } });
+      expect([missing.statusCode, missing.headers['content-type'], json(missing).error_code]).toEqual([404, 'application/json; charset=utf-8', 'notFound']);
+    });
+  });
+
+  it('serves /openapi.json generated from the request schemas', async () => {
+    const doc = json(await get('openapi.json', null));
+    expect(doc.openapi).toMatch(/^3\./);
+    const { $schema: _ignored, ...schema } = connectorCreateRequest;
+    expect(doc.paths['/v1/integrations/connectors'].post.requestBody.content['application/json'].schema).toEqual(schema);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/account/applications/token', '/api/v1/embedded/scoped-token/info', '/api/v1/connectors/sources/{connector_id}/execute', '/.well-known/jwks.json']));
+  });
+
+  it('never writes a secret to its logs or its responses', async () => {
+    const secrets = [fx.clientSecret, CHAT_TOKEN, DRIVE_TOKEN, 'xoxp-secret-value', DATA_KEYS.split(':')[1]!];
+    const everything = fx.logs.join('\n');
+    expect(fx.logs.length).toBeGreaterThan(20);
+    for (const secret of secrets) expect(everything).not.toContain(secret);
+    const jwks = (await get('.well-known/jwks.json', null)).body;
+    expect(jwks).not.toMatch(/"d"/);
+  });
+
+  it.runIf(backend === 'postgres')('two instances share one PostgreSQL: a token from one works on the other', async () => {
+    const other = await fx.startAnotherServer();
+    const scoped = await fx.scopedToken('shared');
+    const connector = await createChatConnector(scoped);
+    const response = await fx.http.post(`${other.url}/api/v1/connectors/sources/${connector.id}/execute`, { prefixUrl: '', headers: bearer(scoped), json: { entity: 'users', action: 'list', params: { limit: 1 } } });
+    expect(response.statusCode).toBe(200);
+    const otherOperator = await fx.http.post(`${other.url}/api/v1/account/applications/token`, { prefixUrl: '', json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>();
+    expect((await post('api/v1/embedded/scoped-token', otherOperator.access_token, { workspace_name: 'shared' })).statusCode).toBe(200);
+    // A key rotated on one instance: the other verifies the new tokens.
+    await other.hosted.tokens.rotateSigningKey();
+    const fresh = await fx.http.post(`${other.url}/api/v1/embedded/scoped-token`, { prefixUrl: '', headers: bearer(otherOperator.access_token), json: { workspace_name: 'shared' } }).json<{ token: string }>();
+    expect((await get('api/v1/embedded/scoped-token/info', fresh.token)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, type Store, type StoredConnector } from '../core/stores/index.ts';
+import { BACKENDS, createTestDatabase } from './helpers/hosted-fixture.ts';
+
+const now = () => new Date().toISOString();
+
+describe.each(BACKENDS)('store on %s', (backend) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let store: Store;
+  const open = () => createStore({ dataDir: database.dataDir, databaseUrl: database.databaseUrl, schema: database.schema });
+  const org = randomUUID();
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    // Two instances starting at once both migrate; the advisory lock makes the second wait, then find
+    // nothing to do. (SQLite's equivalent is two processes and busy_timeout: one process holding two
+    // connections to one file would block its own thread.)
+    const opened = backend === 'postgres' ? await Promise.all([open(), open()]) : [await open(), await open()];
+    await opened[1]!.close();
+    store = opened[0]!;
+    await store.migrate();
+    await store.createOrganization({ id: org, name: 'Acme', created_at: now() });
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('keeps organizations and applications, with unique client ids', async () => {
+    expect(await store.getOrganization(org)).toMatchObject({ id: org, name: 'Acme' });
+    expect(await store.getOrganization(randomUUID())).toBeNull();
+    const app = { id: randomUUID(), organization_id: org, client_id: `client-${randomUUID()}`, secret_hash: 'scrypt$a$b', created_at: now() };
+    await store.createApplication(app);
+    expect(await store.findApplicationByClientId(app.client_id)).toEqual(app);
+    expect(await store.findApplicationByClientId('nobody')).toBeNull();
+    await expect(store.createApplication({ ...app, id: randomUUID() })).rejects.toThrow();
+    expect(await store.countApplications()).toBe(1);
+  });
+
+  it('keeps signing keys newest first, JSON and ciphertext intact, and retires them', async () => {
+    const key = (kid: string, created_at: string) => ({ kid, alg: 'ES256' as const, public_jwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }, private_jwk: { key_id: 'k1', ciphertext: 'c2VjcmV0' }, created_at, retired_at: null });
+    await store.insertSigningKey(key('old', '2024-01-01T00:00:00.000Z'));
+    await store.insertSigningKey(key('new', '2024-06-01T00:00:00.000Z'));
+    await store.retireSigningKey('old', '2024-06-01T00:00:01.000Z');
+    const keys = await store.listSigningKeys();
+    expect(keys.map((k) => k.kid)).toEqual(['new', 'old']);
+    expect(keys[1]).toEqual({ ...key('old', '2024-01-01T00:00:00.000Z'), retired_at: '2024-06-01T00:00:01.000Z' });
+  });
+
+  it('resolves concurrent workspace creation to one row, even from two store instances', async () => {
+    const other = await open();
+    try {
+      const make = (s: Store) => s.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'raced', region_id: 'r', created_at: now() });
+      const results = await Promise.all([make(store), make(other), make(store), make(other)]);
+      expect(new Set(results.map((w) => w.id)).size).toBe(1);
+      expect(await store.findWorkspaceByName(org, 'raced')).toEqual(results[0]);
+      expect(await store.getWorkspace(results[0]!.id)).toEqual(results[0]);
+      expect(await store.findWorkspaceByName(org, 'absent')).toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps templates with their tags', async () => {
+    const template = { id: randomUUID(), organization_id: org, kind: 'source' as const, name: 'CRM', connector_type: 'chat', tags: ['crm', 'sales'], created_at: now() };
+    await store.createTemplate(template);
+    await store.createTemplate({ ...template, id: randomUUID(), kind: 'connection', name: 'Warehouse', tags: [] });
+    expect(await store.getTemplate(template.id)).toEqual(template);
+    expect((await store.listTemplates(org, 'source')).map((t) => t.name)).toEqual(['CRM']);
+    expect((await store.listTemplates(org, 'connection')).map((t) => t.name)).toEqual(['Warehouse']);
+  });
+
+  it('keeps connectors, filters them, and deletes them', async () => {
+    const workspace = await store.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'conn', region_id: 'r', created_at: now() });
+    const [template] = await store.listTemplates(org, 'source');
+    const connector = (over: Partial<StoredConnector>): StoredConnector => ({
+      id: randomUUID(),
+      organization_id: org,
+      workspace_id: workspace.id,
+      external_user_id: 'u1',
+      connector_type: 'chat',
+      name: 'n',
+      auth_type: 'token',
+      credentials: { key_id: 'k1', ciphertext: 'Y2lwaGVy' },
+      replication_config: null,
+      source_template_id: null,
+      created_at: now(),
+      ...over,
+    });
+    const a = connector({ replication_config: { start_date: '2024-01-01T00:00:00Z', lookback_window: 3, join_channels: true } });
+    const b = connector({ external_user_id: 'u2', connector_type: 'file-storage', auth_type: 'oauth', source_template_id: template!.id, created_at: '2999-01-01T00:00:00.000Z' });
+    await store.createConnector(a);
+    await store.createConnector(b);
+    expect(await store.getConnector(a.id)).toEqual(a);
+    expect((await store.listConnectors({ workspace_id: workspace.id })).map((c) => c.id)).toEqual([a.id, b.id]);
+    expect((await store.listConnectors({ workspace_id: workspace.id, external_user_id: 'u2' })).map((c) => c.id)).toEqual([b.id]);
+    expect((await store.listConnectors({ workspace_id: workspace.id, connector_type: 'chat' })).map((c) => c.id)).toEqual([a.id]);
+    expect((await store.listConnectors({ workspace_id: workspace.id, from_template: true })).map((c) => c.id)).toEqual([b.id]);
+    expect(await store.listConnectors({ workspace_id: randomUUID() })).toEqual([]);
+    expect(await store.deleteConnector(a.id)).toBe(true);
+    expect(await store.deleteConnector(a.id)).toBe(false);
+    expect(await store.getConnector(a.id)).toBeNull();
+  });
+});
