@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { FaultQueue } from './faults.ts';
 import { generateSeed } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { SandboxStore } from './store.ts';
 import type { SandboxData, SandboxFault, SandboxRequestLogEntry, SlackSandboxOptions } from './types.ts';
+import { listen } from '../../../core/sdk/index.ts';
 
 export type {
   ArgForm,
@@ -62,17 +62,8 @@ export class SlackSandbox {
     const faults = new FaultQueue();
     const requests: SandboxRequestLogEntry[] = [];
     const server = createServer(createRequestHandler({ token: options.token, store, faults, requests }));
-    const host = options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const { port } = server.address() as AddressInfo;
-    const urlHost = host.includes(':') ? `[${host}]` : host;
-    return new SlackSandbox(server, store, faults, requests, `http://${urlHost}:${port}/api`);
+    const origin = await listen(server, options.port, options.host);
+    return new SlackSandbox(server, store, faults, requests, `${origin}/api`);
   }
 
   /** Live in-memory state (mutations made through the API show up here). */

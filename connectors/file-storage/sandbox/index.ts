@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readRange } from './content.ts';
 import { FaultBook } from './faults.ts';
 import { isGoogleType } from './mime.ts';
@@ -7,6 +6,7 @@ import { generateSeed } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { DriveStore } from './store.ts';
 import type { DriveFault, DriveRequestLogEntry, DriveSandboxData, DriveSandboxOptions } from './types.ts';
+import { listen } from '../../../core/sdk/index.ts';
 
 export type {
   ChangeRecord,
@@ -71,17 +71,8 @@ export class DriveSandbox {
     const faults = new FaultBook();
     const requests: DriveRequestLogEntry[] = [];
     const server = createServer(createRequestHandler({ token: options.token, store, faults, requests }));
-    const host = options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const { port } = server.address() as AddressInfo;
-    const urlHost = host.includes(':') ? `[${host}]` : host;
-    return new DriveSandbox(server, store, faults, requests, `http://${urlHost}:${port}`);
+    const origin = await listen(server, options.port, options.host);
+    return new DriveSandbox(server, store, faults, requests, origin);
   }
 
   /** The next `count` requests under `fault.path` fail with `status` (or, for media, get cut short). */
