@@ -30,7 +30,14 @@ export class HostedSession {
   private scoped: CachedToken | null = null;
 
   constructor(readonly config: HostedConnectorConfig) {
-    this.http = got.extend({ prefixUrl: config.server_url.replace(/\/+$/, ''), throwHttpErrors: false, retry: { limit: 0 }, timeout: { request: 120_000 } });
+    this.http = got.extend({
+      prefixUrl: config.server_url.replace(/\/+$/, ''),
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: 120_000 },
+      // Plugboard's server never compresses its answers, so there is nothing to decompress.
+      decompress: false,
+    });
   }
 
   get workspaceName(): string {
