@@ -35,7 +35,8 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
       const claims = await authenticate(ctx, hosted.tokens, route.auth);
       const body = ctx.request.body ?? {};
       if (validateBody && !validateBody(body)) throw new ValidationError(toValidationIssues(validateBody.errors ?? [], ['body']));
-      const result = await route.handler({ ctx, body, params: (ctx as unknown as { params: Record<string, string> }).params ?? {}, query: ctx.query as Record<string, string | undefined>, claims, hosted, config });
+      const params = (ctx as unknown as { params: Record<string, string> }).params ?? {};
+      const result = await route.handler({ ctx, body, params, query: firstValues(ctx.query), claims, hosted, config });
       if (result !== undefined) {
         ctx.status = route.status ?? 200;
         // Serialised once here: Koa would otherwise measure the string, then encode it again to send it.
@@ -64,4 +65,9 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     }
   });
   return app;
+}
+
+/** A repeated query parameter (`?a=1&a=2`) counts once: handlers see strings, never arrays. */
+function firstValues(query: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(query).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
 }

@@ -237,6 +237,8 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const list = await get('api/v1/integrations/connectors?external_user_id=ext-9&connector_type=chat', scoped);
       expect(json(list).data.map((c: { id: string }) => c.id)).toEqual(created.map((c) => c.id));
       expect(json(await get('api/v1/integrations/connectors?external_user_id=nobody', scoped)).data).toEqual([]);
+      const repeated = await get('api/v1/integrations/connectors?external_user_id=ext-9&external_user_id=other&connector_type=chat', scoped);
+      expect([repeated.statusCode, json(repeated).data.length]).toEqual([200, 3]);
       const one = await get(`api/v1/integrations/connectors/${created[0].id}`, scoped);
       expect(json(one)).toEqual(created[0]);
       expect(`${list.body}${one.body}`).not.toContain('xoxp-secret-value');
