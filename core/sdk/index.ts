@@ -3,3 +3,4 @@ export * from './types.ts';
 export * from './define.ts';
 export * from './search.ts';
 export * from './sandbox-kit.ts';
+export * from './seeded-random.ts';

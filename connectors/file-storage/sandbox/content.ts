@@ -69,7 +69,7 @@ export class ContentLibrary {
       this.windows.set(key, cached);
       return cached;
     }
-    const block = Random.for(this.seed, `content:${key}`).fill(Buffer.allocUnsafe(PATTERN_BLOCK));
+    const block = Random.derive(this.seed, `content:${key}`).fill(Buffer.allocUnsafe(PATTERN_BLOCK));
     const window = Buffer.allocUnsafe(WINDOW);
     for (let at = 0; at < WINDOW; at += PATTERN_BLOCK) block.copy(window, at, 0, Math.min(PATTERN_BLOCK, WINDOW - at));
     this.windows.set(key, window);

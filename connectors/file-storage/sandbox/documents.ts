@@ -19,7 +19,7 @@ export interface DrawingShape {
 }
 
 export function documentText(seed: number, file: DriveFileRecord): string {
-  return textOfSize(Random.for(seed, `doc:${file.id}`), file.exportBytes ?? 2000);
+  return textOfSize(Random.derive(seed, `doc:${file.id}`), file.exportBytes ?? 2000);
 }
 
 export function documentParagraphs(seed: number, file: DriveFileRecord): string[] {
@@ -30,7 +30,7 @@ export const SHEET_HEADER = ['Region', 'Product', 'Month', 'Units', 'Revenue', '
 
 /** The first sheet: a header row, then one row per ~48 bytes of exportBytes. */
 export function sheetRows(seed: number, file: DriveFileRecord): string[][] {
-  const rng = Random.for(seed, `sheet:${file.id}`);
+  const rng = Random.derive(seed, `sheet:${file.id}`);
   const count = Math.max(5, Math.floor((file.exportBytes ?? 2000) / 48));
   const rows: string[][] = [SHEET_HEADER.slice()];
   for (let i = 0; i < count; i++) {
@@ -44,7 +44,7 @@ export function sheetRows(seed: number, file: DriveFileRecord): string[][] {
 }
 
 export function slides(seed: number, file: DriveFileRecord): Slide[] {
-  const rng = Random.for(seed, `slides:${file.id}`);
+  const rng = Random.derive(seed, `slides:${file.id}`);
   const count = Math.max(3, Math.floor((file.exportBytes ?? 2000) / 400));
   const out: Slide[] = [];
   for (let i = 0; i < count; i++) {
@@ -57,7 +57,7 @@ export function slides(seed: number, file: DriveFileRecord): Slide[] {
 }
 
 export function drawingShapes(seed: number, file: DriveFileRecord): DrawingShape[] {
-  const rng = Random.for(seed, `drawing:${file.id}`);
+  const rng = Random.derive(seed, `drawing:${file.id}`);
   const n = rng.int(3, 6);
   const out: DrawingShape[] = [];
   for (let i = 0; i < n; i++) out.push({ label: `${rng.pick(TOPICS)} service`, color: rng.int(0x202020, 0xefefef) });
@@ -69,7 +69,7 @@ export function indexableText(seed: number, file: DriveFileRecord, limit: number
   switch (file.mimeType) {
     case GOOGLE_DOC:
       // Generating only the first `limit` bytes gives the same prefix: the text is a growing stream.
-      return textOfSize(Random.for(seed, `doc:${file.id}`), Math.min(limit, file.exportBytes ?? 2000));
+      return textOfSize(Random.derive(seed, `doc:${file.id}`), Math.min(limit, file.exportBytes ?? 2000));
     case GOOGLE_SHEET:
       return sheetRows(seed, file)
         .map((r) => r.join(' '))

@@ -27,10 +27,10 @@ export interface SeedOptions {
 
 export function generateSeed(options: SeedOptions): DriveSandboxData {
   const { seed } = options;
-  const ids = new IdMint(Random.for(seed, 'ids'));
+  const ids = new IdMint(Random.derive(seed, 'ids'));
   const users = makeUsers(seed, ids);
   const me = users[0] as DriveUser;
-  const groupIds = new IdMint(Random.for(seed, 'group-ids'));
+  const groupIds = new IdMint(Random.derive(seed, 'group-ids'));
   const rootId = ids.drive();
   const root: DriveFileRecord = {
     id: rootId,
@@ -49,7 +49,7 @@ export function generateSeed(options: SeedOptions): DriveSandboxData {
     writersCanShare: true,
   };
   const b: Builder = {
-    rng: Random.for(seed, 'builder'),
+    rng: Random.derive(seed, 'builder'),
     ids,
     me,
     users,
@@ -63,7 +63,7 @@ export function generateSeed(options: SeedOptions): DriveSandboxData {
   };
   b.permissions.set(root.id, [userPermission(me, 'owner')]);
 
-  const driveRng = Random.for(seed, 'drives');
+  const driveRng = Random.derive(seed, 'drives');
   const driveCount = Math.max(1, options.drives);
   for (let i = 0; i < driveCount; i++) {
     const name = i < DRIVE_NAMES.length ? (DRIVE_NAMES[i] as string) : `${driveRng.pick(TOPICS)} team ${i + 1}`;
@@ -106,7 +106,7 @@ export function generateSeed(options: SeedOptions): DriveSandboxData {
       version: 2,
     });
     large.content = { kind: 'pattern', size: options.largeFileBytes, header: Buffer.alloc(0), key: `large:${large.id}` };
-    myDrivePermissions(b, large, Random.for(seed, 'large'));
+    myDrivePermissions(b, large, Random.derive(seed, 'large'));
     largeFileId = large.id;
   }
 

@@ -33,7 +33,7 @@ export interface Builder {
 }
 
 export function makeUsers(seed: number, ids: IdMint): DriveUser[] {
-  const rng = Random.for(seed, 'users');
+  const rng = Random.derive(seed, 'users');
   const firsts = rng.sample(FIRST_NAMES, 10);
   const users: DriveUser[] = [];
   firsts.forEach((first, i) => {
@@ -98,7 +98,7 @@ export function addPermission(b: Builder, id: string, permission: PermissionReco
 export function driveMembers(b: Builder, drive: SharedDriveRecord, index: number): void {
   const myRole: PermissionRole = index === 0 ? 'organizer' : index === 1 ? 'writer' : index % 2 === 0 ? 'fileOrganizer' : 'reader';
   addPermission(b, drive.id, userPermission(b.me, myRole));
-  const rng = Random.for(b.rng.uint32(), `members:${drive.id}`);
+  const rng = Random.derive(b.rng.uint32(), `members:${drive.id}`);
   const others = rng.sample(b.users.slice(1), 3 + (index % 3));
   others.forEach((u, i) => addPermission(b, drive.id, userPermission(u, i === 0 ? 'organizer' : rng.pick(['writer', 'commenter', 'reader'] as const))));
   addPermission(b, drive.id, {

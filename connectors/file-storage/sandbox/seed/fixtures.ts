@@ -9,7 +9,7 @@ import { addPermission, type Builder, editorSize, inheritDrivePermissions, LARGE
 export type SeededFixtures = Omit<DriveSandboxFixtures, 'removedFileId'>;
 
 export function buildFixtures(b: Builder, seed: number): SeededFixtures {
-  const rng = Random.for(seed, 'fixtures');
+  const rng = Random.derive(seed, 'fixtures');
   const colleague = b.users[1] as DriveUser;
   const t = (daysAgo: number) => EPOCH_MS - Math.round(daysAgo * DAY);
 

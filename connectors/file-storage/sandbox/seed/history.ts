@@ -8,7 +8,7 @@ import type { SeededFixtures } from './fixtures.ts';
 
 /** Comments (some deleted, some resolved) with replies: many on the fixture Doc, a few elsewhere. */
 export function buildComments(b: Builder, seed: number, fixtures: SeededFixtures): Map<string, CommentRecord[]> {
-  const rng = Random.for(seed, 'comments');
+  const rng = Random.derive(seed, 'comments');
   const out = new Map<string, CommentRecord[]>();
   const make = (file: DriveFileRecord, count: number, deletedEvery: number) => {
     const list: CommentRecord[] = [];
@@ -59,7 +59,7 @@ export function buildComments(b: Builder, seed: number, fixtures: SeededFixtures
 
 /** Revisions: numeric ids for Docs editor files, opaque ids and own bytes for binary files. */
 export function buildRevisions(b: Builder, seed: number, fixtures: SeededFixtures): Map<string, RevisionRecord[]> {
-  const rng = Random.for(seed, 'revisions');
+  const rng = Random.derive(seed, 'revisions');
   const out = new Map<string, RevisionRecord[]>();
   for (const f of b.files) {
     if (f.mimeType === FOLDER || f.mimeType === SHORTCUT) continue;

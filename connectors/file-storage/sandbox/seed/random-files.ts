@@ -9,7 +9,7 @@ type Space = { kind: 'my' } | { kind: 'drive'; drive: SharedDriveRecord } | { ki
 
 /** Random files up to the requested count: folders first-come, items spread over My Drive, shared drives and shared-with-me. */
 export function randomFiles(b: Builder, seed: number, count: number): void {
-  const rng = Random.for(seed, 'random-files');
+  const rng = Random.derive(seed, 'random-files');
   const typeWeights: (readonly [string, number])[] = [
     ['folder', 14],
     [GOOGLE_DOC, 14],
