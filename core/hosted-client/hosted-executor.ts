@@ -1,10 +1,11 @@
 import type { Request as GotStream, PlainResponse } from 'got';
-import { AuthenticationError, NotFoundError, PlugboardError, UpstreamError } from '../errors.ts';
+import { AuthenticationError, NotFoundError, UpstreamError } from '../errors.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 import { expectOk, HostedSession, type HostedConnectorConfig } from './hosted-session.ts';
 import { errorFromWire } from './wire-errors.ts';
 import { fileNameFromDisposition } from '../transport/content-disposition.ts';
+import { truncationGuarded } from '../transport/guarded-body.ts';
 
 /**
  * The execute function of the hosted variant: finds the external user's connector of this type,
@@ -82,15 +83,6 @@ async function openDownload(stream: GotStream): Promise<DownloadResult> {
     content_length: length === undefined ? null : Number(length),
     content_range: response.headers['content-range'] ?? null,
     file_name: fileNameFromDisposition(response.headers['content-disposition']),
-    body: guarded(stream),
+    body: truncationGuarded(stream),
   };
-}
-
-async function* guarded(stream: GotStream): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of stream) yield chunk as Uint8Array;
-  } catch (error) {
-    if (error instanceof PlugboardError) throw error;
-    throw new UpstreamError('Upstream transfer ended before the whole content arrived', 'upstream_stream_truncated');
-  }
 }

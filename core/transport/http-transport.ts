@@ -6,6 +6,7 @@ import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
 import { errorFromErrorBody, errorFromGot } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
+import { truncationGuarded } from './guarded-body.ts';
 
 /** Keep-alive sockets shared by every connector instance: instances are cheap, connections are not. */
 const SHARED_AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -94,7 +95,7 @@ export class HttpTransport {
     }).catch((error: unknown) => {
       throw errorFromGot(error, this.settings.errors);
     });
-    return { status: response.statusCode, headers: response.headers, body: guardedBody(stream) };
+    return { status: response.statusCode, headers: response.headers, body: truncationGuarded(stream) };
   }
 }
 
@@ -102,16 +103,4 @@ export interface UpstreamStream {
   status: number;
   headers: IncomingHttpHeaders;
   body: AsyncIterable<Uint8Array>;
-}
-
-/** Iterates the body, turning a cut-off transfer into a typed upstream error. */
-async function* guardedBody(stream: GotStream): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of stream) yield chunk as Uint8Array;
-  } catch (error) {
-    // Whatever cut the transfer (reset, premature close, length mismatch), the caller must not take a short file for the whole one.
-    throw new UpstreamError('Upstream transfer ended before the whole content arrived', 'upstream_stream_truncated');
-  } finally {
-    if (!stream.destroyed) stream.destroy();
-  }
 }
