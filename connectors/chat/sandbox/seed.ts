@@ -206,11 +206,7 @@ function botUser(rng: Rng, team: SandboxTeam, info: SandboxBotInfo, realName: st
     real_name_normalized: realName,
     display_name: '',
     display_name_normalized: '',
-    fields: null,
-    status_text: '',
-    status_emoji: '',
-    status_emoji_display_info: [],
-    status_expiration: 0,
+    ...noStatus(),
     avatar_hash: rng.hex(12),
     api_app_id: info.app_id,
     always_active: true,
@@ -268,11 +264,7 @@ function slackbot(rng: Rng, team: SandboxTeam): SlackUser {
       real_name_normalized: 'Slackbot',
       display_name: 'Slackbot',
       display_name_normalized: 'Slackbot',
-      fields: null,
-      status_text: '',
-      status_emoji: '',
-      status_emoji_display_info: [],
-      status_expiration: 0,
+      ...noStatus(),
       avatar_hash: rng.hex(12),
       always_active: true,
       first_name: 'slackbot',
@@ -634,4 +626,9 @@ function sentence(rng: Rng): string {
   const first = words[0] ?? 'ok';
   words[0] = first.charAt(0).toUpperCase() + first.slice(1);
   return words.join(' ') + rng.pick(['.', '.', '.', '?', '!']);
+}
+
+/** Profile fields of a member who set no status (bots, Slackbot); a fresh object each time, as profiles are per user. */
+function noStatus() {
+  return { fields: null, status_text: '', status_emoji: '', status_emoji_display_info: [] as unknown[], status_expiration: 0 };
 }

@@ -4,7 +4,7 @@ import { FOLDER } from './mime.ts';
 import { Random } from './prng.ts';
 import type { DriveFileRecord, DriveSandboxData, DriveUser, SharedDriveRecord } from './types.ts';
 import { TOPICS } from './vocab.ts';
-import { DOMAIN, DRIVE_NAMES, DRIVE_THEMES, driveMembers, FOLDER_COLORS, LARGE_FILE_NAME, makeUsers, myDrivePermissions, newFile, timeAgo, userPermission, type Builder } from './seed/builder.ts';
+import { DOMAIN, DRIVE_NAMES, DRIVE_THEMES, driveMembers, FILE_DEFAULTS, FOLDER_COLORS, LARGE_FILE_NAME, makeUsers, myDrivePermissions, newFile, timeAgo, userPermission, type Builder } from './seed/builder.ts';
 import { buildChanges } from './seed/changes.ts';
 import { buildFixtures } from './seed/fixtures.ts';
 import { buildComments, buildRevisions } from './seed/history.ts';
@@ -41,12 +41,7 @@ export function generateSeed(options: SeedOptions): DriveSandboxData {
     lastModifyingUserEmail: me.emailAddress,
     createdTime: iso(EPOCH_MS - 1500 * DAY),
     modifiedTime: iso(EPOCH_MS - DAY),
-    trashed: false,
-    explicitlyTrashed: false,
-    starred: false,
-    version: 1,
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
+    ...FILE_DEFAULTS,
   };
   const b: Builder = {
     rng: Random.derive(seed, 'builder'),

@@ -59,17 +59,22 @@ export function patternContent(key: string, kind: BinaryKind, size: number): Con
   return { kind: 'pattern', size, header: latin1(kind.magic).subarray(0, size), key };
 }
 
+/** What a new file is unless said otherwise: not trashed or starred, first version, shareable. */
+export const FILE_DEFAULTS = {
+  trashed: false,
+  explicitlyTrashed: false,
+  starred: false,
+  version: 1,
+  copyRequiresWriterPermission: false,
+  writersCanShare: true,
+} as const;
+
 export function newFile(b: Builder, init: Partial<DriveFileRecord> & Pick<DriveFileRecord, 'name' | 'mimeType' | 'createdTime' | 'modifiedTime'>): DriveFileRecord {
   const file: DriveFileRecord = {
     id: b.ids.file(),
     parents: [],
     lastModifyingUserEmail: b.me.emailAddress,
-    trashed: false,
-    explicitlyTrashed: false,
-    starred: false,
-    version: 1,
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
+    ...FILE_DEFAULTS,
     ...init,
   };
   b.files.push(file);
