@@ -55,16 +55,34 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
 
   app.use(requestLog(logger));
   app.use(errorHandler(logger));
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, encoding: 'utf-8' }));
+  app.use(bodyErrorsAsClientErrors(bodyParser({ enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, encoding: 'utf-8' })));
+  app.use(async (ctx, next) => {
+    await next();
+    // No route, or not this method: the answer is still a DESIGN error body.
+    const status = ctx.status;
+    if (ctx.body !== undefined || (status !== 404 && status !== 405)) return;
+    ctx.body = { detail: status === 404 ? 'Not found' : 'Method not allowed' };
+    ctx.status = status; // setting a body on Koa's implicit 404 would turn it into a 200
+  });
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
-  app.use((ctx) => {
-    if (ctx.status === 404 && ctx.body === undefined) {
-      ctx.status = 404;
-      ctx.body = { detail: 'Not found' };
-    }
-  });
   return app;
+}
+
+/**
+ * Whatever goes wrong while reading a body (bad JSON, a bad Content-Encoding stream, a charset it
+ * can't decode) is the client's: a 4xx, never a 500.
+ */
+function bodyErrorsAsClientErrors(parse: Koa.Middleware): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      throw Object.assign(new Error((error as Error).message), { status: typeof status === 'number' && status >= 400 && status < 500 ? status : 400 });
+    }
+    await next();
+  };
 }
 
 /** A repeated query parameter (`?a=1&a=2`) counts once: handlers see strings, never arrays. */

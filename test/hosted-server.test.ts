@@ -61,6 +61,14 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect([huge.statusCode, json(huge)]).toEqual([413, { detail: 'Request body too large' }]);
       const array = await fx.http.post('api/v1/account/applications/token', { body: '[1,2]', headers: { 'content-type': 'application/json' } });
       expect(array.statusCode).toBe(422);
+      const badGzip = await fx.http.post('api/v1/account/applications/token', { body: 'not gzip', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      expect([badGzip.statusCode, json(badGzip)]).toEqual([400, { detail: 'Malformed request body' }]);
+      const proto = await fx.http.post('api/v1/account/applications/token', { body: '{"client_id":"a","client_secret":"b","__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
+      expect([proto.statusCode, json(proto)]).toEqual([400, { detail: 'Malformed JSON body' }]);
+      const wrongMethod = await fx.http.put('api/v1/account/applications/token', { json: {} });
+      expect([wrongMethod.statusCode, json(wrongMethod)]).toEqual([405, { detail: 'Method not allowed' }]);
+      const nowhere = await fx.http.get('api/v1/nowhere');
+      expect([nowhere.statusCode, json(nowhere)]).toEqual([404, { detail: 'Not found' }]);
     });
   });
 

@@ -34,6 +34,7 @@ export function errorHandler(logger: Logger): Middleware {
 function clientErrorDetail(status: number, error: Error): string {
   if (status === 413) return 'Request body too large';
   if (status === 415) return 'Content-Type must be application/json';
-  if (status === 400 && /json|unexpected|parse/i.test(error.message)) return 'Malformed JSON body';
+  if (status === 400 && /json|unexpected|parse|prototype/i.test(error.message)) return 'Malformed JSON body';
+  if (status === 400) return 'Malformed request body';
   return 'Bad request';
 }
