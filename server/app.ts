@@ -53,6 +53,8 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     ctx.body = openApi;
   });
 
+  // Failures after the response started (an upstream cut mid-download) go to our log, not to Koa's stderr printer.
+  app.on('error', (error: Error) => logger.warn({ error: error.name, detail: error.message }, 'response failed after it started'));
   app.use(requestLog(logger));
   app.use(errorHandler(logger));
   app.use(bodyErrorsAsClientErrors(bodyParser({ enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, encoding: 'utf-8' })));

@@ -341,6 +341,9 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const part = await fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media', range_header: 'bytes=10-19' } }, responseType: 'buffer' });
       expect([part.statusCode, part.headers['content-range']]).toEqual([206, `bytes 10-19/${2 * 1024 * 1024 + 3}`]);
       expect(part.body.equals(fx.driveSandbox.contentOf(fileId, 10, 19))).toBe(true);
+      // Upstream cut mid-transfer: the client sees a broken transfer, never a short file that looks whole.
+      fx.driveSandbox.addFault({ path: `/drive/v3/files/${fileId}`, status: 200, truncateAfterBytes: 50_000 });
+      await expect(fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media' } }, responseType: 'buffer' })).rejects.toThrow();
       const missing = await post(path, scoped, { entity: 'files', action: 'download', params: { fileId: 'no-such-file', alt: 'media' } });
       expect([missing.statusCode, missing.headers['content-type'], json(missing).error_code]).toEqual([404, 'application/json; charset=utf-8', 'notFound']);
     });
