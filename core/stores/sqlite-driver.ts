@@ -7,6 +7,8 @@ import type { SqlDriver, SqlValue } from './sql-driver.ts';
 export class SqliteDriver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
+  /** Prepared once per SQL text: the store's queries are a fixed set, and preparing costs more than running. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -17,15 +19,24 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    return this.db.prepare(sql).all(...params) as T[];
+    return this.statement(sql).all(...params) as T[];
   }
 
   async get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    return this.db.prepare(sql).get(...params) as T | undefined;
+    return this.statement(sql).get(...params) as T | undefined;
   }
 
   async run(sql: string, params: SqlValue[] = []): Promise<{ changes: number }> {
-    return { changes: this.db.prepare(sql).run(...params).changes };
+    return { changes: this.statement(sql).run(...params).changes };
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   async exec(sql: string): Promise<void> {
