@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectorLoadError, createRuntime, NotFoundError, ValidationError } from '../core/index.ts';
+import type { ActionDefinition } from '../core/sdk/index.ts';
 
 /** A tiny upstream for the weather fixture connector: two pages of stations, API-key auth. */
 let upstream: Server;
@@ -90,6 +91,19 @@ describe('connector plugins', () => {
     expect(() => runtime.registerConnector(bad)).toThrow(/stations\.get.*does not compile/s);
   });
 
+  it('refuses actions that would only fail at execute time: bad meta schema, body kind, meta paths, paginated without a cursor param', async () => {
+    const runtime = await createRuntime({ builtins: false });
+    const { default: weather } = await import('./fixtures/weather-connector/index.ts');
+    const [list, get] = weather.actions as [ActionDefinition, ActionDefinition];
+    const attempt = (actions: ActionDefinition[]) => () => runtime.registerConnector({ ...weather, actions });
+    expect(attempt([{ ...list, meta: { type: 'bogus' } }])).toThrow(/stations\.list meta schema does not compile/);
+    expect(attempt([{ ...get, request: { ...get.request!, body: 'xml' as never } }])).toThrow(/`request\.body` must be "json" or "form"/);
+    expect(attempt([{ ...list, response: { ...list.response, meta: { next_page: 42 as never } } }])).toThrow(/`response\.meta` must map names to path strings/);
+    const { properties, ...rest } = list.params as { properties: Record<string, unknown> };
+    const withoutCursor = { ...rest, properties: Object.fromEntries(Object.entries(properties).filter(([name]) => name !== weather.pagination!.cursorParam)) };
+    expect(attempt([{ ...list, params: withoutCursor }])).toThrow(/must declare the cursor param "page"/);
+  });
+
   it('refuses a module that cannot be imported, and a type registered twice', async () => {
     await expect(createRuntime({ connectors: ['./test/fixtures/does-not-exist.ts'] })).rejects.toThrow(ConnectorLoadError);
     await expect(createRuntime({ connectors: ['./connectors/chat/index.ts'] })).rejects.toThrow(/already registered/);
@@ -113,6 +127,11 @@ describe('connector plugins', () => {
     expect(attempt(undefined)?.issues[0]?.type).toBe('value_error.missing');
     expect(attempt({ token: '' })?.issues[0]?.loc).toEqual(['credentials', 'token']);
     expect(attempt({ token: 'x', password: 'hunter2' })?.issues[0]?.type).toBe('value_error.extra');
+    // A secret that cannot travel in an HTTP header is the caller's mistake (422), never an upstream failure.
+    for (const token of ['k-123\n', 'k 123', 'k-€123']) {
+      expect(attempt({ token })?.issues[0]).toMatchObject({ loc: ['credentials', 'token'], type: 'value_error.credentials.characters' });
+    }
+    expect(JSON.stringify(attempt({ token: 'k-€secret' }))).not.toContain('secret');
     expect(JSON.stringify(attempt({ access_token: 'secret-oauth-value' }))).not.toContain('secret-oauth-value');
     expect(() => runtime.connector('nope', { credentials: { token: 'x' } })).toThrow(/unknown connector type "nope"; loaded: chat, file-storage, weather/);
     expect(() => runtime.connector('weather', { credentials: { token: 'x' }, base_url: 'ftp://x' })).toThrow(ValidationError);

@@ -345,7 +345,7 @@ export interface ThreadsListParams {
    */
   cursor?: string;
   /**
-   * Maximum number of items to return (1-999)
+   * Maximum number of items to return (1-1000)
    */
   limit?: number;
   /**
@@ -456,7 +456,7 @@ export interface MessagesCreateParams {
    */
   channel: string;
   /**
-   * Message text; supports mrkdwn formatting
+   * Message text; supports mrkdwn formatting; at most 40,000 characters (Slack refuses longer text with msg_too_long)
    */
   text: string;
   /**
@@ -506,7 +506,7 @@ export interface MessagesUpdateParams {
    */
   ts: string;
   /**
-   * New message text
+   * New message text; at most 40,000 characters (Slack refuses longer text with msg_too_long)
    */
   text: string;
 }

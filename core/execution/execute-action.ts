@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { BadRequestError, invalidField, ValidationError } from '../errors.ts';
+import { BadRequestError, invalidField, PlugboardError, ValidationError } from '../errors.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
@@ -20,6 +20,14 @@ export interface ExecutionTarget {
 export async function executeAction(target: ExecutionTarget, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
   const started = performance.now();
   const action = target.connector.resolve(request?.entity, request?.action);
+  const { definition } = action;
+  // Said before params are checked: no params would make a hosted-only action work in-process.
+  if (definition.hostedOnly && target.mode === 'in-process') {
+    throw new BadRequestError(
+      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the context store that the hosted server replicates into, which an in-process connector does not have.`,
+      'hosted_mode_only',
+    );
+  }
   const params = request.params ?? {};
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw invalidField(['body', 'params'], 'value is not a valid object', 'type_error.dict');
@@ -27,14 +35,10 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
   if (!action.validateParams(params)) {
     throw new ValidationError(toValidationIssues(action.validateParams.errors ?? [], ['body', 'params']));
   }
-  const { definition } = action;
-  if (definition.hostedOnly && target.mode === 'in-process') {
-    throw new BadRequestError(
-      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the context store that the hosted server replicates into, which an in-process connector does not have.`,
-      'hosted_mode_only',
-    );
+  if (!definition.request) {
+    // Hosted search reads the context store, which replication fills; this server has none yet.
+    throw new PlugboardError(501, `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`, 'context_store_unavailable');
   }
-  if (!definition.request) throw new BadRequestError(`${definition.entity}.${definition.action} has no upstream call`, 'not_executable');
   if (definition.action === 'download') return executeDownload(target, action, params);
   const body = await target.transport.requestJson({
     call: definition.request,

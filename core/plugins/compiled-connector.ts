@@ -22,6 +22,8 @@ export class CompiledConnector {
   ) {
     this.validateReplicationConfig = definition.replicationConfig ? compileSchema(ajv, definition.replicationConfig, 'replicationConfig') : undefined;
     for (const action of definition.actions) {
+      // Meta schemas only type the generated facade, but a broken one is still a broken plugin.
+      if (action.meta) compileSchema(ajv, action.meta, `${action.entity}.${action.action} meta`);
       const byAction = this.actions.get(action.entity) ?? new Map<string, CompiledAction>();
       byAction.set(action.action, {
         definition: action,

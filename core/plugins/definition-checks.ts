@@ -1,4 +1,4 @@
-import { ACTION_NAMES, AUTH_KINDS, type ConnectorDefinition } from '../sdk/index.ts';
+import { ACTION_NAMES, AUTH_KINDS, type ConnectorDefinition, type UpstreamCall } from '../sdk/index.ts';
 
 /** Names a connector entity may not take, because the connector client uses them itself. */
 export const RESERVED_ENTITY_NAMES = ['execute', 'paginate', 'type', 'definition', 'then'];
@@ -36,17 +36,37 @@ export function checkDefinition(candidate: unknown): string[] {
     if (!isObject(action.record)) problems.push(`${where}: \`record\` must be a JSON Schema`);
     if (!isObject(action.response) || typeof action.response.records !== 'string') problems.push(`${where}: \`response.records\` must be a path string ('' for the whole body)`);
     if (action.response?.meta !== undefined && !isObject(action.meta)) problems.push(`${where}: \`meta\` schema is required when \`response.meta\` is set`);
-    if (action.paginated && (!def.pagination || !action.response?.meta?.[def.pagination.nextCursorMeta])) {
-      problems.push(`${where}: a paginated action needs connector \`pagination\` and a \`response.meta\` entry for its next cursor`);
+    for (const key of ['meta', 'recordFallbacks'] as const) {
+      if (!isStringMap(action.response?.[key])) problems.push(`${where}: \`response.${key}\` must map names to path strings`);
     }
-    if (!action.hostedOnly) {
-      const call = action.request;
-      if (!call || !['GET', 'POST'].includes(call.method) || typeof call.path !== 'string' || !call.path.startsWith('/')) {
-        problems.push(`${where}: \`request\` needs method GET or POST and a path starting with "/"`);
+    if (action.paginated) {
+      if (!def.pagination || !action.response?.meta?.[def.pagination.nextCursorMeta]) {
+        problems.push(`${where}: a paginated action needs connector \`pagination\` and a \`response.meta\` entry for its next cursor`);
+      } else if (!isObject(action.params?.properties) || !(def.pagination.cursorParam in action.params.properties)) {
+        problems.push(`${where}: a paginated action's params must declare the cursor param "${def.pagination.cursorParam}", or page 2 could not be asked for`);
       }
     }
+    if (!action.hostedOnly) problems.push(...checkRequest(action.request).map((problem) => `${where}: ${problem}`));
   });
   return problems;
+}
+
+function checkRequest(call: Partial<UpstreamCall> | undefined): string[] {
+  if (!isObject(call) || !['GET', 'POST'].includes(call.method as string) || typeof call.path !== 'string' || !call.path.startsWith('/')) {
+    return ['`request` needs method GET or POST and a path starting with "/"'];
+  }
+  const problems: string[] = [];
+  if (call.body !== undefined && !['json', 'form'].includes(call.body)) problems.push('`request.body` must be "json" or "form"');
+  if (!isStringMap(call.headerParams)) problems.push('`request.headerParams` must map header names to param names');
+  if (call.defaults !== undefined && (!isObject(call.defaults) || !Object.values(call.defaults).every((v) => ['string', 'number', 'boolean'].includes(typeof v)))) {
+    problems.push('`request.defaults` must map param names to strings, numbers or booleans');
+  }
+  return problems;
+}
+
+/** Absent, or an object whose values are all strings. */
+function isStringMap(value: unknown): boolean {
+  return value === undefined || (isObject(value) && Object.values(value).every((v) => typeof v === 'string'));
 }
 
 function checkAuth(auth: ConnectorDefinition['auth'] | undefined): string[] {

@@ -1,6 +1,8 @@
 import { invalidField } from '../errors.ts';
 import { AUTH_KINDS, CREDENTIAL_FIELD, type AuthKind, type ConnectorDefinition } from '../sdk/index.ts';
 
+const HEADER_SAFE_SECRET = /^[\x21-\x7e]+$/;
+
 /**
  * Checks a credentials object (exactly one SPEC auth kind, one the connector accepts) and returns the
  * auth header it stands for. Errors name the fields, never their values.
@@ -19,6 +21,8 @@ export function authHeadersFor(definition: ConnectorDefinition, credentials: unk
   const field = CREDENTIAL_FIELD[kind];
   const secret = (credentials as Record<string, unknown>)[field];
   if (typeof secret !== 'string' || secret.trim() === '') throw invalidField([...loc, field], 'value is not a valid non-empty string', 'type_error.str');
+  // The secret travels in an HTTP header: a stray newline or a non-ASCII character is the caller's mistake, not an upstream failure.
+  if (!HEADER_SAFE_SECRET.test(secret)) throw invalidField([...loc, field], 'must be printable ASCII without spaces or line breaks', 'value_error.credentials.characters');
   const rule = definition.auth[kind];
   if (!rule) {
     const accepted = Object.keys(definition.auth).map((k) => CREDENTIAL_FIELD[k as AuthKind]);

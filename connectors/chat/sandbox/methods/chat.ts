@@ -1,4 +1,5 @@
 import { SlackError } from '../errors.ts';
+import { characterCount } from '../names.ts';
 import { formatTs, parseTs } from '../slack-ts.ts';
 import type { SandboxMessage, SlackAttachment } from '../types.ts';
 import { messageToWire } from '../wire.ts';
@@ -42,7 +43,7 @@ function readContent(ctx: MethodContext): Content {
   // Slack numbers attachments itself; callers never send ids.
   const attachments = rawAttachments?.map((a, i): SlackAttachment => ({ ...a, id: i + 1 }));
   if ((text === undefined || text === '') && !blocks?.length && !attachments?.length) throw new SlackError('no_text');
-  if (text !== undefined && text.length > MAX_TEXT) throw new SlackError('msg_too_long');
+  if (text !== undefined && characterCount(text) > MAX_TEXT) throw new SlackError('msg_too_long');
   return { text, blocks, attachments };
 }
 

@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor, lowerBound } from '../cursor.ts';
 import { SlackError } from '../errors.ts';
-import { validateChannelName } from '../names.ts';
+import { characterCount, validateChannelName } from '../names.ts';
 import type { SandboxStore } from '../store.ts';
 import type { ConversationType, SandboxChannel } from '../types.ts';
 import { channelToWire } from '../wire.ts';
@@ -105,7 +105,7 @@ function setTopicOrPurpose(which: 'topic' | 'purpose'): MethodDef {
       const { store, args } = ctx;
       const channel = requireManageableChannel(ctx);
       const value = args.str(which) ?? '';
-      if (value.length > TOPIC_MAX) throw new SlackError('too_long');
+      if (characterCount(value) > TOPIC_MAX) throw new SlackError('too_long');
       if (channel.is_archived) throw new SlackError('is_archived');
       if (!store.isBotMember(channel)) throw new SlackError('not_in_channel');
       store.setTopicOrPurpose(channel, which, value, store.botUserId);

@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { SlackError } from '../errors.ts';
 import { formatTs, parseTs } from '../slack-ts.ts';
-import type { SandboxMessage } from '../types.ts';
+import type { SandboxChannel, SandboxMessage } from '../types.ts';
 import { messageToWire } from '../wire.ts';
 import { pageLimit, requireChannel, type MethodContext, type MethodDef } from './context.ts';
 
@@ -48,10 +48,17 @@ function cursorMicros(ctx: MethodContext): number | undefined {
   return key === undefined ? undefined : Number(key);
 }
 
+/** A bot token reads only the conversations it is a member of, public ones included: that is why connectors join channels. */
+function requireReadableChannel(ctx: MethodContext): SandboxChannel {
+  const channel = requireChannel(ctx);
+  if (!ctx.store.isBotMember(channel)) throw new SlackError('not_in_channel');
+  return channel;
+}
+
 export const conversationsHistory: MethodDef = {
   write: false,
   handle(ctx) {
-    const channel = requireChannel(ctx);
+    const channel = requireReadableChannel(ctx);
     const timeline = ctx.store.conversation(channel.id).timeline;
     const range = timeRange(ctx, timeline);
     // History pages: default 100, at most 999 (Slack's documented bounds).
@@ -84,7 +91,7 @@ export const conversationsHistory: MethodDef = {
 export const conversationsReplies: MethodDef = {
   write: false,
   handle(ctx) {
-    const channel = requireChannel(ctx);
+    const channel = requireReadableChannel(ctx);
     // The spec lists no "missing argument" error for this method; thread_not_found is its only fit.
     const ts = parseTs(ctx.args.str('ts'));
     if (ts === null) throw new SlackError('thread_not_found');
