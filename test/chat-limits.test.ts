@@ -84,8 +84,10 @@ describe('chat limits beyond ASCII', () => {
   });
 
   it('search says "hosted mode only" in-process, whatever the params', async () => {
+    // Untyped on purpose: wrong or missing params must not hide the real reason.
+    const untyped = fx.runtime.connector('chat', { credentials: { token: 'xoxb-any' }, base_url: fx.sandbox.url });
     for (const params of [undefined, {}, { query: {} }, { limit: 'x' }]) {
-      const error = await rejectionOf(fx.chat.execute({ entity: 'users', action: 'search', ...(params ? { params } : {}) }));
+      const error = await rejectionOf(untyped.execute({ entity: 'users', action: 'search', ...(params ? { params } : {}) } as never));
       expect([error.status, error.error_code]).toEqual([400, 'hosted_mode_only']);
     }
   });
