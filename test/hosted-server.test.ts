@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApplication } from '../core/hosted/applications.ts';
 import { REGIONS } from '../core/hosted/regions.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
@@ -276,6 +277,34 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       }
       expect(connectorCreateRequest.required).toEqual(['external_user_id', 'connector_type', 'credentials']);
     });
+
+    it('refuses replication_config for a type without one (file-storage), on both create paths, and never 500s on a deeply nested one', async () => {
+      const scoped = await fx.scopedToken('no-replication');
+      const notSupported = { loc: ['body', 'replication_config'], msg: 'connector type "file-storage" takes no replication_config; leave the field out', type: 'value_error.replication_config_not_supported' };
+      const files = (replicationConfig: unknown) => post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN }, replication_config: replicationConfig });
+      for (const config of [{}, { start_date: '2024-01-01T00:00:00Z', lookback_window: 7, join_channels: true }, { anything: [1, 2, 3] }]) {
+        const response = await files(config);
+        expect([response.statusCode, json(response)], JSON.stringify(config)).toEqual([422, { detail: [notSupported] }]);
+      }
+      // Deep enough to overflow a recursive JSON.stringify, small enough for the fixture's 64 KB body limit.
+      const depth = 30_000;
+      const deep = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      const rawPost = (path: string, body: string) => fx.http.post(path, { headers: { ...bearer(scoped), 'content-type': 'application/json' }, body });
+      const deepFiles = await rawPost('v1/integrations/connectors', `{"external_user_id":"u","connector_type":"file-storage","credentials":{"access_token":"t"},"replication_config":${deep}}`);
+      expect([deepFiles.statusCode, json(deepFiles)]).toEqual([422, { detail: [notSupported] }]);
+      const deepChat = await rawPost('v1/integrations/connectors', `{"external_user_id":"u","connector_type":"chat","credentials":{"token":"t"},"replication_config":${deep}}`);
+      expect(deepChat.statusCode).toBe(422);
+      const connector = await createChatConnector(scoped);
+      const deepParams = await rawPost(`api/v1/connectors/sources/${connector.id}/execute`, `{"entity":"users","action":"list","params":${deep}}`);
+      expect(deepParams.statusCode).toBe(422);
+      expect(json(await get('api/v1/integrations/connectors?connector_type=file-storage', scoped)).data).toEqual([]);
+
+      // An embedded source goes through the same check.
+      const template = json(await post('api/v1/integrations/templates/sources', operator, { name: 'Drive', connector_type: 'file-storage' }));
+      const embedded = await post('api/v1/embedded/sources', scoped, { source_template_id: template.id, name: 'My Drive', credentials: { access_token: DRIVE_TOKEN }, replication_config: { a: 1 } });
+      expect([embedded.statusCode, json(embedded)]).toEqual([422, { detail: [notSupported] }]);
+      expect((await post('api/v1/embedded/sources', scoped, { source_template_id: template.id, name: 'My Drive', credentials: { access_token: DRIVE_TOKEN } })).statusCode).toBe(201);
+    });
   });
 
   describe('execute (DESIGN "Execute")', () => {
@@ -326,6 +355,30 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect((await get(`api/v1/integrations/connectors/${connector.id}`, theirs)).statusCode).toBe(403);
       expect((await fx.http.delete(`api/v1/integrations/connectors/${connector.id}`, { headers: bearer(theirs) })).statusCode).toBe(403);
       expect(json(await get('api/v1/integrations/connectors', theirs)).data).toEqual([]);
+    });
+
+    it("refuses another organization's connector with 403 too; an unknown id stays 404", async () => {
+      const scoped = await fx.scopedToken('org-a');
+      const connector = await createChatConnector(scoped);
+      const other = await createApplication(fx.server.hosted.store, 'other-org');
+      const otherOperator = json(await post('api/v1/account/applications/token', null, { client_id: other.client_id, client_secret: other.client_secret })).access_token as string;
+      // Same workspace name in the other organization: a different workspace all the same.
+      const otherScoped = json(await post('api/v1/embedded/scoped-token', otherOperator, { workspace_name: 'org-a' })).token as string;
+      for (const token of [otherScoped, otherOperator]) {
+        const read = await get(`api/v1/integrations/connectors/${connector.id}`, token);
+        expect([read.statusCode, json(read)]).toEqual([403, FORBIDDEN]);
+        const removed = await fx.http.delete(`api/v1/integrations/connectors/${connector.id}`, { headers: bearer(token) });
+        expect([removed.statusCode, json(removed)]).toEqual([403, FORBIDDEN]);
+      }
+      const run = await post(`api/v1/connectors/sources/${connector.id}/execute`, otherScoped, { entity: 'users', action: 'list' });
+      expect([run.statusCode, json(run)]).toEqual([403, FORBIDDEN]);
+      expect(json(await get('api/v1/integrations/connectors', otherScoped)).data).toEqual([]);
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%E0%A4%A']) {
+        const unknown = await get(`api/v1/integrations/connectors/${id}`, otherScoped);
+        expect([unknown.statusCode, json(unknown).error_code], id).toEqual([404, 'connector_not_found']);
+      }
+      // Still there for its own workspace.
+      expect((await get(`api/v1/integrations/connectors/${connector.id}`, scoped)).statusCode).toBe(200);
     });
 
     it('streams downloads: bytes, 206 with Content-Range, a name, and a 404 JSON error for a missing file', async () => {

@@ -102,11 +102,17 @@ export class HostedConnectors {
     return this.executorFor(connector)(request);
   }
 
-  /** A connector of another organization does not exist for the caller; one of another workspace is forbidden (SPEC 4.1 rule 4). */
+  /**
+   * SPEC 7: a token used on a workspace it does not cover is a 403, whether that workspace is in the
+   * caller's organization or another one; the answer is the same for both, so it tells nothing about
+   * which. Only an id that names no connector at all is a 404.
+   */
   private async find(scope: AccessScope, id: string): Promise<StoredConnector> {
     const connector = await this.store.getConnector(id);
-    if (!connector || connector.organization_id !== scope.organization_id) throw new NotFoundError(`Connector ${id} not found`, 'connector_not_found');
-    if (scope.workspace_id !== undefined && connector.workspace_id !== scope.workspace_id) throw new AccessDeniedError();
+    if (!connector) throw new NotFoundError(`Connector ${id} not found`, 'connector_not_found');
+    const otherOrganization = connector.organization_id !== scope.organization_id;
+    const otherWorkspace = scope.workspace_id !== undefined && connector.workspace_id !== scope.workspace_id;
+    if (otherOrganization || otherWorkspace) throw new AccessDeniedError();
     return connector;
   }
 
@@ -121,10 +127,17 @@ export class HostedConnectors {
     return execute;
   }
 
+  /**
+   * A type that declares no replication-config schema (file-storage) takes none: accepting any object
+   * would store whatever arrives, unchecked, for a setting nothing reads.
+   */
   private checkReplicationConfig(type: string, config: Record<string, unknown> | undefined): Record<string, unknown> | null {
     if (config === undefined) return null;
     const validate = this.runtime.plugin(type).validateReplicationConfig;
-    if (validate && !validate(config)) throw new ValidationError(toValidationIssues(validate.errors ?? [], ['body', 'replication_config']));
+    if (!validate) {
+      throw invalidField(['body', 'replication_config'], `connector type "${type}" takes no replication_config; leave the field out`, 'value_error.replication_config_not_supported');
+    }
+    if (!validate(config)) throw new ValidationError(toValidationIssues(validate.errors ?? [], ['body', 'replication_config']));
     return config;
   }
 }

@@ -30,7 +30,7 @@ export const connectorRoutes = [
     auth: 'scoped',
     body: connectorCreateRequest,
     status: 201,
-    responses: { 201: 'The connector record (never the credentials)', 401: 'Missing or invalid scoped token', 422: 'Invalid body, credentials or replication_config' },
+    responses: { 201: 'The connector record (never the credentials)', 401: 'Missing or invalid scoped token', 422: 'Invalid body, credentials or replication_config (a type without a replication-config schema takes none)' },
     handler: ({ hosted, claims, body }) => hosted.connectors.create(workspaceScope(claims), body),
   }),
   defineRoute({
@@ -39,7 +39,7 @@ export const connectorRoutes = [
     summary: "List the workspace's connectors, optionally by external_user_id and connector_type.",
     tags: ['connectors'],
     auth: 'scoped',
-    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token' },
+    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token', 422: 'A NUL character in a query value' },
     async handler({ hosted, claims, query }) {
       const filter = { ...(query.external_user_id ? { external_user_id: query.external_user_id } : {}), ...(query.connector_type ? { connector_type: query.connector_type } : {}) };
       return { data: await hosted.connectors.list(scopeOf(claims), filter) };
@@ -51,7 +51,7 @@ export const connectorRoutes = [
     summary: 'Get a connector record.',
     tags: ['connectors'],
     auth: 'operator-or-scoped',
-    responses: { 200: 'The connector record', 401: 'Missing or invalid token', 403: 'Connector of another workspace', 404: 'No such connector' },
+    responses: { 200: 'The connector record', 401: 'Missing or invalid token', 403: 'Connector of another workspace or organization', 404: 'No such connector' },
     handler: ({ hosted, claims, params }) => hosted.connectors.get(scopeOf(claims), params.connector_id!),
   }),
   defineRoute({
@@ -61,7 +61,7 @@ export const connectorRoutes = [
     tags: ['connectors'],
     auth: 'operator-or-scoped',
     status: 204,
-    responses: { 204: 'Deleted', 401: 'Missing or invalid token', 403: 'Connector of another workspace', 404: 'No such connector' },
+    responses: { 204: 'Deleted', 401: 'Missing or invalid token', 403: 'Connector of another workspace or organization', 404: 'No such connector' },
     async handler({ hosted, claims, params, ctx }) {
       await hosted.connectors.delete(scopeOf(claims), params.connector_id!);
       ctx.status = 204;
@@ -80,7 +80,7 @@ export const connectorRoutes = [
       200: 'The execute envelope, or the bytes of a download',
       206: 'Part of a download (range_header honoured)',
       401: 'Missing or invalid scoped token',
-      403: 'Connector of another workspace',
+      403: 'Connector of another workspace or organization',
       404: 'No such connector, or the upstream has no such item',
       422: 'Unknown entity or action, invalid params',
       429: 'Upstream rate limit (Retry-After)',
