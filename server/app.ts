@@ -10,6 +10,8 @@ import { toValidationIssues } from '../core/schema/validation-issues.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { errorHandler } from './middleware/errors.ts';
+import { requireJsonBody } from './middleware/json-body.ts';
+import { nulCharacterIssues } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -21,7 +23,11 @@ import { tokenRoutes } from './routes/tokens.ts';
 
 export const ROUTES: RouteDefinition[] = [...tokenRoutes, ...templateRoutes, ...connectorRoutes, ...metaRoutes];
 
-/** The Koa adapter: routes from the table, each authenticated, validated and answered the same way. */
+/**
+ * The Koa adapter: routes from the table, each authenticated, validated and answered the same way.
+ * Every input a handler sees (path params, query values, body) is checked here, once, so no route
+ * can forget a rule.
+ */
 export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: Logger): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
@@ -33,10 +39,18 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     const validateBody: ValidateFunction | undefined = route.body ? ajv.compile(route.body) : undefined;
     const middleware = async (ctx: Koa.ParameterizedContext) => {
       const claims = await authenticate(ctx, hosted.tokens, route.auth);
+      if (route.body) requireJsonBody(ctx);
       const body = ctx.request.body ?? {};
-      if (validateBody && !validateBody(body)) throw new ValidationError(toValidationIssues(validateBody.errors ?? [], ['body']));
       const params = (ctx as unknown as { params: Record<string, string> }).params ?? {};
-      const result = await route.handler({ ctx, body, params, query: firstValues(ctx.query), claims, hosted, config });
+      const query = firstValues(ctx.query);
+      const issues = [
+        ...nulCharacterIssues(params, ['path']),
+        ...nulCharacterIssues(query, ['query']),
+        ...(validateBody && !validateBody(body) ? toValidationIssues(validateBody.errors ?? [], ['body']) : []),
+        ...nulCharacterIssues(body, ['body']),
+      ];
+      if (issues.length > 0) throw new ValidationError(issues);
+      const result = await route.handler({ ctx, body, params, query, claims, hosted, config });
       if (result !== undefined) {
         ctx.status = route.status ?? 200;
         // Serialised once here: Koa would otherwise measure the string, then encode it again to send it.

@@ -18,7 +18,7 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
         ...(route.auth === 'none' ? { security: [] } : { security: securityFor(route.auth) }),
         ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: stripMeta(route.body) } } } } : {}),
         responses: Object.fromEntries(
-          Object.entries(route.responses).map(([status, description]) => [
+          Object.entries({ ...impliedResponses(route, parameters.length > 0), ...route.responses }).map(([status, description]) => [
             status,
             Number(status) >= 400 ? { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : { description },
           ]),
@@ -53,6 +53,14 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
       },
     },
   };
+}
+
+/** Answers the route layer gives on its own (server/app.ts), so no route has to remember to list them. */
+function impliedResponses(route: RouteDefinition, hasPathParams: boolean): Record<number, string> {
+  const implied: Record<number, string> = {};
+  if (hasPathParams) implied[422] = 'Invalid path parameter (a NUL character)';
+  if (route.body) Object.assign(implied, { 415: 'A body that is not application/json', 422: 'Invalid body (schema, or a NUL character in any string)' });
+  return implied;
 }
 
 function securityFor(auth: RouteDefinition['auth']): Array<Record<string, string[]>> {

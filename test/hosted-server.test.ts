@@ -73,6 +73,50 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
+  describe('request inputs, checked once for every route', () => {
+    const nulIssue = (loc: Array<string | number>) => ({ loc, msg: 'NUL characters (U+0000) are not allowed', type: 'value_error.nul_character' });
+
+    it('rejects U+0000 in body strings, object keys, path params and query values with 422, before the store', async () => {
+      const scoped = await fx.scopedToken('nul');
+      const connector = await createChatConnector(scoped, 'nul-user');
+      const cases: Array<[Promise<{ statusCode: number; body: string }>, Array<string | number>]> = [
+        [post('api/v1/account/applications/token', null, { client_id: 'a\u0000b', client_secret: 'x' }), ['body', 'client_id']],
+        [post('api/v1/embedded/scoped-token', operator, { workspace_name: 'a\u0000b' }), ['body', 'workspace_name']],
+        [post('api/v1/embedded/widget-token', operator, { workspace_name: 'w', allowed_origin: 'https://a.example', selected_source_template_tags: ['ok', 'b\u0000'] }), ['body', 'selected_source_template_tags', 1]],
+        [post('api/v1/integrations/templates/sources', operator, { name: 't\u0000', connector_type: 'chat' }), ['body', 'name']],
+        [post('v1/integrations/connectors', scoped, { external_user_id: 'a\u0000b', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }), ['body', 'external_user_id']],
+        [post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: 'x\u0000' } }), ['body', 'credentials', 'token']],
+        [post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'messages', action: 'create', params: { channel: 'C1', text: 'hi\u0000' } }), ['body', 'params', 'text']],
+        [post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'users', action: 'list', params: { 'k\u0000': 1 } }), ['body', 'params', 'k\u0000']],
+        [get('api/v1/integrations/connectors?external_user_id=a%00b', scoped), ['query', 'external_user_id']],
+        [get('api/v1/integrations/connectors/a%00b', scoped), ['path', 'connector_id']],
+        [fx.http.delete('api/v1/integrations/connectors/a%00b', { headers: bearer(scoped) }), ['path', 'connector_id']],
+        [post('api/v1/connectors/sources/a%00b/execute', scoped, { entity: 'users', action: 'list' }), ['path', 'connector_id']],
+      ];
+      for (const [pending, loc] of cases) {
+        const response = await pending;
+        expect([response.statusCode, json(response)], JSON.stringify(loc)).toEqual([422, { detail: [nulIssue(loc)] }]);
+      }
+      // Authentication still comes first: no token, no look at the input.
+      expect((await get('api/v1/integrations/connectors/a%00b', null)).statusCode).toBe(401);
+    });
+
+    it('answers 415 for a non-empty body that is not JSON, and still validates a bodyless POST', async () => {
+      const raw = (contentType: string | undefined, body: string) =>
+        fx.http.post('api/v1/embedded/scoped-token', { headers: { ...bearer(operator), ...(contentType ? { 'content-type': contentType } : {}) }, body });
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'text/plain; charset=utf-8', undefined]) {
+        const response = await raw(contentType, '{"workspace_name": "typed"}');
+        expect([response.statusCode, json(response)], String(contentType)).toEqual([415, { detail: 'Content-Type must be application/json' }]);
+      }
+      expect((await raw('application/json; charset=utf-8', '{"workspace_name": "typed"}')).statusCode).toBe(200);
+      const bodyless = await fx.http.post('api/v1/embedded/scoped-token', { headers: { ...bearer(operator), 'content-type': 'text/plain' } });
+      expect([bodyless.statusCode, json(bodyless).detail]).toEqual([422, [{ loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' }]]);
+      expect((await fx.http.post('api/v1/embedded/scoped-token', { headers: bearer(operator) })).statusCode).toBe(422);
+      // The token is checked before the body's type.
+      expect((await fx.http.post('api/v1/embedded/scoped-token', { headers: { 'content-type': 'text/plain' }, body: 'x' })).statusCode).toBe(401);
+    });
+  });
+
   describe('scoped tokens and workspaces (SPEC 4.1 rules 1-4, 5)', () => {
     it('creates a workspace on first use, returns it after, with info under the key "workspace ID"', async () => {
       const first = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme' }));
@@ -408,6 +452,9 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     const { $schema: _ignored, ...schema } = connectorCreateRequest;
     expect(doc.paths['/v1/integrations/connectors'].post.requestBody.content['application/json'].schema).toEqual(schema);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/account/applications/token', '/api/v1/embedded/scoped-token/info', '/api/v1/connectors/sources/{connector_id}/execute', '/.well-known/jwks.json']));
+    const tokenResponses = doc.paths['/api/v1/embedded/scoped-token'].post.responses;
+    expect(Object.keys(tokenResponses)).toEqual(expect.arrayContaining(['415', '422']));
+    expect(Object.keys(doc.paths['/api/v1/integrations/connectors/{connector_id}'].get.responses)).toEqual(expect.arrayContaining(['403', '404', '422']));
   });
 
   it('never writes a secret to its logs or its responses', async () => {
