@@ -142,7 +142,17 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(region.statusCode).toBe(422);
       expect(json(region).detail[0].loc).toEqual(['body', 'region_id']);
       expect((await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'x', region_id: 'eu' })).statusCode).toBe(422);
+      const widgetRegion = await post('api/v1/embedded/widget-token', operator, { workspace_name: 'x', allowed_origin: 'https://a.example', region_id: 'nope' });
+      expect(json(widgetRegion).detail).toEqual([{ loc: ['body', 'region_id'], msg: expect.stringContaining(REGIONS.EU), type: 'value_error.str.regex' }]);
       expect(json(await post('api/v1/embedded/scoped-token', operator, {})).detail).toEqual([{ loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' }]);
+    });
+
+    it('takes a region id in any letter case (UUIDs are case-insensitive) and stores it lower-case', async () => {
+      const upper = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme-eu-upper', region_id: REGIONS.EU.toUpperCase() }));
+      const id = json(await get('api/v1/embedded/scoped-token/info', upper.token))['workspace ID'];
+      expect((await fx.server.hosted.store.getWorkspace(id))?.region_id).toBe(REGIONS.EU);
+      const widgetToken = await post('api/v1/embedded/widget-token', operator, { workspace_name: 'widget-us-upper', allowed_origin: 'https://a.example', region_id: REGIONS.US.toUpperCase() });
+      expect(widgetToken.statusCode).toBe(200);
     });
 
     it('answers 401 for a missing, wrong-type, forged, expired, alg:none or wrong-key token', async () => {
@@ -210,14 +220,28 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
 
     it('validates allowed_origin: scheme, host, optional port; no trailing slash, path or wildcard', async () => {
-      for (const ok of ['https://app.example.com', 'https://app.example.com:443', 'http://localhost:3000']) expect((await widget({ allowed_origin: ok })).statusCode).toBe(200);
-      for (const bad of ['https://app.example.com/', 'app.example.com', 'https://*.example.com', 'https://app.example.com/path', '*', 'ftp://app.example.com', 'https://app.example.com:99999']) {
+      for (const ok of ['https://app.example.com', 'https://app.example.com:443', 'http://localhost:3000', 'HTTPS://A.COM', 'http://[::1]:3000', 'http://127.0.0.1:8081']) {
+        expect((await widget({ allowed_origin: ok })).statusCode, ok).toBe(200);
+      }
+      const bads = ['https://app.example.com/', 'app.example.com', 'https://*.example.com', 'https://app.example.com/path', '*', 'ftp://app.example.com', 'https://app.example.com:99999'];
+      bads.push('https://.', 'https://-', 'https://a..com', 'https://a.com:0', 'https:a.com', 'https://a.com?', 'https://a.com#', 'https://user@a.com', ' https://a.com', 'https://a.com\n', 'https://-a.com', 'http://[::1', 'https://a.com:');
+      for (const bad of bads) {
         const response = await widget({ allowed_origin: bad });
         expect(response.statusCode, bad).toBe(422);
         expect(json(response).detail[0].loc).toEqual(['body', 'allowed_origin']);
       }
       expect(json(await widget({})).detail).toEqual([{ loc: ['body', 'allowed_origin'], msg: 'field required', type: 'value_error.missing' }]);
       expect((await widget({ allowed_origin: 'https://a.com', selected_source_template_tags_mode: 'some' })).statusCode).toBe(422);
+    });
+
+    it('keeps allowed_origin as browsers send Origin: scheme and host lower-cased, default port dropped, matched case-insensitively', async () => {
+      const issued = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'HTTPS://App.Example.COM:443' })).token, 'base64').toString());
+      expect(decodeJwt(issued.token).widget).toMatchObject({ allowed_origin: 'https://app.example.com' });
+      expect(new URL(issued.widgetUrl).searchParams.get('allowedOrigin')).toBe('https://app.example.com');
+      const allowed = await get('api/v1/embedded/scoped-token/info', issued.token, { origin: 'https://app.example.com' });
+      expect([allowed.statusCode, allowed.headers['access-control-allow-origin']]).toEqual([200, 'https://app.example.com']);
+      const ipv6 = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'http://[::1]:3000' })).token, 'base64').toString());
+      expect((await get('api/v1/embedded/scoped-token/info', ipv6.token, { origin: 'http://[::1]:3000' })).statusCode).toBe(200);
     });
 
     it('CORS answers only the allowed origin of a widget token', async () => {
@@ -455,6 +479,13 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     const tokenResponses = doc.paths['/api/v1/embedded/scoped-token'].post.responses;
     expect(Object.keys(tokenResponses)).toEqual(expect.arrayContaining(['415', '422']));
     expect(Object.keys(doc.paths['/api/v1/integrations/connectors/{connector_id}'].get.responses)).toEqual(expect.arrayContaining(['403', '404', '422']));
+    // The region ids are in the document, as a constraint a client can check, in any letter case.
+    for (const path of ['/api/v1/embedded/scoped-token', '/api/v1/embedded/widget-token']) {
+      const region = doc.paths[path].post.requestBody.content['application/json'].schema.properties.region_id;
+      const pattern = new RegExp(region.pattern);
+      for (const id of Object.values(REGIONS)) expect([pattern.test(id), pattern.test(id.toUpperCase()), region.description.includes(id)], path).toEqual([true, true, true]);
+      expect(pattern.test('00000000-0000-4000-8000-000000000000')).toBe(false);
+    }
   });
 
   it('never writes a secret to its logs or its responses', async () => {

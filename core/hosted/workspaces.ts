@@ -28,7 +28,8 @@ export class LocalWorkspaceDirectory implements CloudWorkspaceDirectory {
  * gets only a local record, and a new one is created in the cloud and locally. `region_id` counts only then.
  */
 export async function resolveWorkspace(store: Store, cloud: CloudWorkspaceDirectory, organizationId: string, name: string, regionId?: string): Promise<Workspace> {
-  const region = regionId ?? DEFAULT_REGION_ID;
+  // UUIDs are case-insensitive on input (RFC 9562); the stored id is the canonical lower-case one.
+  const region = regionId?.toLowerCase() ?? DEFAULT_REGION_ID;
   if (!REGION_IDS.includes(region)) {
     throw invalidField(['body', 'region_id'], `unknown region; allowed: ${REGION_IDS.join(', ')}`, 'value_error.region');
   }
