@@ -1,52 +1,50 @@
 import type { Request as GotStream, PlainResponse } from 'got';
-import { AuthenticationError, NotFoundError, UpstreamError } from '../errors.ts';
+import { AccessDeniedError, AuthenticationError, NotFoundError, UpstreamError } from '../errors.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
+import { ConnectorLookup } from './connector-lookup.ts';
 import { expectOk, HostedSession, type HostedConnectorConfig } from './hosted-session.ts';
 import { errorFromWire } from './wire-errors.ts';
 import { fileNameFromDisposition } from '../transport/content-disposition.ts';
 import { truncationGuarded } from '../transport/guarded-body.ts';
 
 /**
- * The execute function of the hosted variant: finds the external user's connector of this type,
- * runs requests on the server, and retries once with fresh tokens when the server answers 401.
+ * The execute function of the hosted variant: finds the external user's connector of this type and runs
+ * requests on the server. It retries once when the server refuses what the client had cached: new
+ * tokens after a 401 (a restart, a key rotation); a new look-up after the connector it knew is gone
+ * (404 connector_not_found) or is no longer the workspace's (403), e.g. deleted and made again.
  */
 export function createHostedExecutor(connector: CompiledConnector, config: HostedConnectorConfig) {
   const session = new HostedSession(config);
-  let connectorId: string | null = null;
+  const lookup = new ConnectorLookup(session, connector.type);
 
-  const findConnector = async (token: string): Promise<string> => {
-    if (connectorId) return connectorId;
-    const response = await session.http.get('api/v1/integrations/connectors', {
-      headers: { authorization: `Bearer ${token}` },
-      searchParams: { external_user_id: config.external_user_id, connector_type: connector.type },
-    });
-    const { data } = expectOk(response) as { data: Array<{ id: string }> };
-    if (!data[0]) {
-      throw new NotFoundError(`No ${connector.type} connector for external user "${config.external_user_id}" in workspace "${session.workspaceName}"`, 'connector_not_found');
-    }
-    connectorId = data[0].id;
-    return connectorId;
-  };
-
-  const attempt = async (request: ExecuteRequest, fresh: boolean): Promise<ExecuteResult | DownloadResult> => {
-    const token = await session.scopedToken(fresh);
-    const id = await findConnector(token);
+  const run = (id: string, token: string, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> => {
     const options = { headers: { authorization: `Bearer ${token}` }, json: request };
     const path = `api/v1/connectors/sources/${encodeURIComponent(id)}/execute`;
     if (isDownload(connector, request)) return openDownload(session.http.stream.post(path, options));
-    return expectOk(await session.http.post(path, options)) as ExecuteResult;
+    return session.http.post(path, options).then((response) => expectOk(response) as ExecuteResult);
   };
 
   return async (request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> => {
-    try {
-      return await attempt(request, false);
-    } catch (error) {
-      if (!(error instanceof AuthenticationError)) throw error;
-      // A token revoked by key rotation or a restart: one retry with new tokens.
-      return attempt(request, true);
+    for (let attempt = 1; ; attempt++) {
+      const token = await session.scopedToken();
+      let id: string | null = null; // set once looked up: only then can the server's answer be about this id
+      try {
+        id = await lookup.get(token);
+        return await run(id, token, request);
+      } catch (error) {
+        if (attempt > 1) throw error;
+        if (error instanceof AuthenticationError) session.discardScopedToken(token);
+        else if (id !== null && isStaleConnector(error)) lookup.discard(id);
+        else throw error;
+      }
     }
   };
+}
+
+/** The server's own answers about the connector id (not an upstream 404 or 403, which carry the upstream's code). */
+function isStaleConnector(error: unknown): boolean {
+  return (error instanceof NotFoundError && error.error_code === 'connector_not_found') || error instanceof AccessDeniedError;
 }
 
 function isDownload(connector: CompiledConnector, request: ExecuteRequest): boolean {

@@ -1,5 +1,7 @@
 import got, { type Got, type Response } from 'got';
 import { decodeJwt } from 'jose';
+import { AuthenticationError } from '../errors.ts';
+import { SharedValue, type Fetched } from './shared-value.ts';
 import { errorFromWire } from './wire-errors.ts';
 
 export interface HostedConnectorConfig {
@@ -15,19 +17,16 @@ export interface HostedConnectorConfig {
 /** Tokens are renewed this long before they expire, so a request never leaves with one about to lapse. */
 const EXPIRY_MARGIN_MS = 60_000;
 
-interface CachedToken {
-  value: string;
-  expiresAt: number;
-}
-
 /**
  * The credentials side of the hosted variant: an operator token from the application credentials, a
- * scoped token for the external user's workspace, both cached until shortly before they expire.
+ * scoped token for the external user's workspace, both cached until shortly before they expire. Each is
+ * requested once however many calls need it at the same time (an operator token costs the server a
+ * scrypt check).
  */
 export class HostedSession {
   readonly http: Got;
-  private operator: CachedToken | null = null;
-  private scoped: CachedToken | null = null;
+  private readonly operator = new SharedValue<string>();
+  private readonly scoped = new SharedValue<string>();
 
   constructor(readonly config: HostedConnectorConfig) {
     this.http = got.extend({
@@ -44,23 +43,40 @@ export class HostedSession {
     return this.config.workspace_name ?? this.config.external_user_id;
   }
 
-  /** A valid scoped token; `fresh` drops the cached ones first (after a 401). */
-  async scopedToken(fresh = false): Promise<string> {
-    if (fresh) this.operator = this.scoped = null;
-    if (this.scoped && this.scoped.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return this.scoped.value;
-    const operator = await this.operatorToken();
-    const response = await this.http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator}` }, json: { workspace_name: this.workspaceName } });
-    const { token } = expectOk(response) as { token: string };
-    this.scoped = { value: token, expiresAt: (decodeJwt(token).exp ?? 0) * 1000 };
-    return token;
+  /** A valid scoped token, shared by concurrent callers. */
+  scopedToken(): Promise<string> {
+    return this.scoped.get(() => this.requestScopedToken());
   }
 
-  private async operatorToken(): Promise<string> {
-    if (this.operator && this.operator.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return this.operator.value;
-    const response = await this.http.post('api/v1/account/applications/token', { json: { client_id: this.config.client_id, client_secret: this.config.client_secret } });
-    const body = expectOk(response) as { access_token: string; expires_in: number };
-    this.operator = { value: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
-    return body.access_token;
+  /** Forgets a scoped token the server answered 401 to (a restart or a key rotation), so the next call gets a new one. */
+  discardScopedToken(token: string): void {
+    this.scoped.discard(token);
+  }
+
+  /** The operator token is kept only for this; a cached one the server refuses is replaced once. */
+  private async requestScopedToken(): Promise<Fetched<string>> {
+    const operator = await this.operatorToken();
+    try {
+      return await this.postScopedToken(operator);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      this.operator.discard(operator);
+      return this.postScopedToken(await this.operatorToken());
+    }
+  }
+
+  private async postScopedToken(operator: string): Promise<Fetched<string>> {
+    const response = await this.http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator}` }, json: { workspace_name: this.workspaceName } });
+    const { token } = expectOk(response) as { token: string };
+    return { value: token, validUntil: (decodeJwt(token).exp ?? 0) * 1000 - EXPIRY_MARGIN_MS };
+  }
+
+  private operatorToken(): Promise<string> {
+    return this.operator.get(async () => {
+      const response = await this.http.post('api/v1/account/applications/token', { json: { client_id: this.config.client_id, client_secret: this.config.client_secret } });
+      const body = expectOk(response) as { access_token: string; expires_in: number };
+      return { value: body.access_token, validUntil: Date.now() + body.expires_in * 1000 - EXPIRY_MARGIN_MS };
+    });
   }
 }
 

@@ -4,7 +4,8 @@ import { AccessDeniedError, AuthenticationError, errorForStatus, RateLimitedErro
 export function errorFromWire(status: number, body: unknown, retryAfter: string | undefined): PlugboardError {
   const { detail, error_code: errorCode } = (body ?? {}) as Partial<ErrorBody>;
   if (status === 401) return new AuthenticationError();
-  if (status === 403) return new AccessDeniedError();
+  // The server's own refusal (SPEC 7) has no error_code; an upstream 403 (Drive's insufficientFilePermissions) keeps its code and detail.
+  if (status === 403 && errorCode === undefined) return new AccessDeniedError();
   if (status === 422 && Array.isArray(detail)) return new ValidationError(detail as ValidationIssue[]);
   const text = typeof detail === 'string' ? detail : `Plugboard server answered ${status}`;
   if (status === 429) return new RateLimitedError(text, retryAfter === undefined ? undefined : Number(retryAfter), errorCode);
