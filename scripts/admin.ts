@@ -1,15 +1,19 @@
 /**
- * Administration of a Plugboard deployment (same settings as `npm start`: DATABASE_URL or PLUGBOARD_DATA_DIR).
+ * Administration of a Plugboard deployment (same settings as `npm start`: DATABASE_URL with
+ * PLUGBOARD_DATA_KEYS, or PLUGBOARD_DATA_DIR).
  *
- *   npm run admin -- create-application --organization <name>   prints {"organization_id","client_id","client_secret"}
+ *   npm run admin -- create-application --organization <name>   prints {"organization_id","client_id","client_secret"};
+ *                                                                 adds the application to the organization of that
+ *                                                                 name, creating it when there is none
  *   npm run admin -- rotate-signing-key                           new token-signing key; live tokens stay valid
  */
 import { Command } from 'commander';
 import { createApplication } from '../core/hosted/applications.ts';
-import { createHostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import { KeyConfigurationError } from '../core/security/key-configuration-error.ts';
 import { configFromEnv } from '../server/config.ts';
 
-async function withHosted<T>(work: (hosted: Awaited<ReturnType<typeof createHostedRuntime>>) => Promise<T>): Promise<T> {
+async function withHosted<T>(work: (hosted: HostedRuntime) => Promise<T>): Promise<T> {
   const config = configFromEnv();
   const hosted = await createHostedRuntime({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, issuer: config.publicUrl, baseUrls: config.baseUrls });
   try {
@@ -22,9 +26,13 @@ async function withHosted<T>(work: (hosted: Awaited<ReturnType<typeof createHost
 const program = new Command().name('npm run admin --');
 program
   .command('create-application')
-  .description('Create an organization with application credentials; the secret is printed once and stored hashed.')
-  .requiredOption('--organization <name>', 'organization name')
+  .description(
+    'Create application credentials in the organization of that name (created when there is none, so running it again adds ' +
+      'another application to the same organization); prints {"organization_id","client_id","client_secret"}: the secret is shown once and stored hashed.',
+  )
+  .requiredOption('--organization <name>', 'organization name: an existing one gets the new application, a new one is created')
   .action(async ({ organization }: { organization: string }) => {
+    if (organization.trim() === '') program.error('--organization must name an organization');
     console.log(JSON.stringify(await withHosted((hosted) => createApplication(hosted.store, organization))));
   });
 program
@@ -34,4 +42,11 @@ program
     const kid = await withHosted((hosted) => hosted.tokens.rotateSigningKey());
     console.log(JSON.stringify({ kid }));
   });
-await program.parseAsync();
+try {
+  await program.parseAsync();
+} catch (error) {
+  // A deployment mistake the operator must fix: say what, without a stack trace in the way.
+  if (!(error instanceof KeyConfigurationError)) throw error;
+  console.error(`admin: ${error.message}`);
+  process.exit(1);
+}

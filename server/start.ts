@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
-import { createApplication, type NewApplicationCredentials } from '../core/hosted/applications.ts';
+import { createFirstApplication, type NewApplicationCredentials } from '../core/hosted/applications.ts';
 import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
@@ -14,7 +14,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store (migrating it), makes the first application of an empty install, and listens. */
+/**
+ * Opens the store (migrating it), checks the keys (a KeyConfigurationError refuses the start), makes
+ * the first application of an empty install (exactly one, when several instances start together), and listens.
+ */
 export async function startServer(config: ServerConfig, options: { logger?: Logger; databaseSchema?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const hosted = await createHostedRuntime({
@@ -24,8 +27,9 @@ export async function startServer(config: ServerConfig, options: { logger?: Logg
     issuer: config.publicUrl,
     baseUrls: config.baseUrls,
     env: options.env,
+    onKeyProblem: (message) => logger.error(message),
   });
-  const firstApplication = (await hosted.store.countApplications()) === 0 ? await createApplication(hosted.store, 'local') : null;
+  const firstApplication = await createFirstApplication(hosted.store);
   const app = createApp(hosted, config, logger);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));

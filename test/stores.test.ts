@@ -38,6 +38,41 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await store.countApplications()).toBe(1);
   });
 
+  it('finds the oldest organization of a name', async () => {
+    await store.createOrganization({ id: randomUUID(), name: 'Twice', created_at: '2024-02-01T00:00:00.000Z' });
+    const oldest = { id: randomUUID(), name: 'Twice', created_at: '2024-01-01T00:00:00.000Z' };
+    await store.createOrganization(oldest);
+    expect(await store.findOrganizationByName('Twice')).toEqual(oldest);
+    expect(await store.findOrganizationByName('twice')).toBeNull();
+  });
+
+  it('runs work in one transaction: kept when it succeeds, undone when it throws', async () => {
+    const kept = { id: randomUUID(), name: 'Kept', created_at: now() };
+    const undone = { id: randomUUID(), name: 'Undone', created_at: now() };
+    expect(await store.transaction(async (tx) => (await tx.createOrganization(kept), 'done'))).toBe('done');
+    await expect(store.transaction(async (tx) => (await tx.createOrganization(undone), Promise.reject(new Error('boom'))))).rejects.toThrow('boom');
+    expect(await store.getOrganization(kept.id)).toEqual(kept);
+    expect(await store.getOrganization(undone.id)).toBeNull();
+  });
+
+  it.runIf(backend === 'postgres')('serialises transactions of one lock key across store instances (count, then create)', async () => {
+    const others = await Promise.all([open(), open(), open()]);
+    try {
+      // Each checks for the name, then creates it: without the lock, several would find nothing and create.
+      const findOrCreate = (s: Store) =>
+        s.transaction(async (tx) => {
+          if (await tx.findOrganizationByName('Locked')) return false;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await tx.createOrganization({ id: randomUUID(), name: 'Locked', created_at: now() });
+          return true;
+        }, 4242);
+      const created = await Promise.all([store, ...others].map(findOrCreate));
+      expect(created.filter(Boolean)).toHaveLength(1);
+    } finally {
+      for (const other of others) await other.close();
+    }
+  });
+
   it('keeps signing keys newest first, JSON and ciphertext intact, and retires them', async () => {
     const key = (kid: string, created_at: string) => ({ kid, alg: 'ES256' as const, public_jwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }, private_jwk: { key_id: 'k1', ciphertext: 'c2VjcmV0' }, created_at, retired_at: null });
     await store.insertSigningKey(key('old', '2024-01-01T00:00:00.000Z'));

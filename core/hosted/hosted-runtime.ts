@@ -19,6 +19,8 @@ export interface HostedRuntimeOptions {
   baseUrls: Record<string, string | undefined>;
   env?: NodeJS.ProcessEnv;
   cloud?: CloudWorkspaceDirectory;
+  /** Told about key problems the runtime works around while serving (see TokenService). */
+  onKeyProblem?: (message: string) => void;
 }
 
 /** Everything the hosted service runs on, built once at start: what `server/` adapts to HTTP. */
@@ -32,16 +34,28 @@ export interface HostedRuntime {
   close(): Promise<void>;
 }
 
+/**
+ * Builds the runtime, refusing (KeyConfigurationError) a key setup that would fail requests later: a
+ * shared PostgreSQL store without PLUGBOARD_DATA_KEYS, or data keys that do not open the active signing key.
+ */
 export async function createHostedRuntime(options: HostedRuntimeOptions): Promise<HostedRuntime> {
+  // Keys first: a refused configuration must not have touched the database.
+  const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
   const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: options.databaseSchema });
-  const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir);
+  const tokens = new TokenService(store, keyring, options.issuer, options.onKeyProblem ? { onKeyProblem: options.onKeyProblem } : {});
+  try {
+    await tokens.start();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const runtime = new Runtime();
   for (const specifier of BUILTIN_CONNECTORS) await runtime.loadConnector(specifier);
   return {
     store,
     keyring,
     runtime,
-    tokens: new TokenService(store, keyring, options.issuer),
+    tokens,
     connectors: new HostedConnectors(store, keyring, runtime, options.baseUrls),
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
     close: () => store.close(),

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTHeaderParameters } from 'jose';
 import { AuthenticationError } from '../errors.ts';
-import type { DataKeyring } from '../security/data-keyring.ts';
+import { UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
+import { KeyConfigurationError } from '../security/key-configuration-error.ts';
 import type { SigningKey, Store } from '../stores/types.ts';
 import {
   OPERATOR_TOKEN_TTL_SECONDS,
@@ -16,10 +17,16 @@ import {
 
 const ALG = 'ES256';
 const AUDIENCE = 'plugboard-api';
-/** How long a key verifies after it stopped signing: the longest token lifetime. */
-const RETIRED_KEY_GRACE_MS = SCOPED_TOKEN_TTL_SECONDS * 1000;
 /** Keys are re-read at most this often: rotations made by another instance show up quickly. */
-const KEY_REFRESH_MS = 30_000;
+export const KEY_REFRESH_MS = 30_000;
+/** Clocks of instances sharing a database may disagree this much. */
+const CLOCK_SKEW_MS = 60_000;
+/**
+ * How long a key verifies after it stopped signing. Another instance may keep signing with it until
+ * its next key refresh, so its last tokens expire up to a refresh interval after the retirement, plus
+ * the longest token lifetime, plus the skew between the rotating instance's clock and the others'.
+ */
+export const RETIRED_KEY_GRACE_MS = SCOPED_TOKEN_TTL_SECONDS * 1000 + KEY_REFRESH_MS + CLOCK_SKEW_MS;
 /** Verified tokens remembered at most (oldest forgotten first). */
 const VERIFIED_CACHE_SIZE = 10_000;
 /** Least time between two reloads caused by tokens with a kid this instance does not know. */
@@ -28,6 +35,13 @@ const UNKNOWN_KID_RELOAD_GAP_MS = 250;
 interface LoadedKey {
   record: SigningKey;
   publicKey: CryptoKey | Uint8Array;
+}
+
+export interface TokenServiceOptions {
+  /** Milliseconds since the epoch; tests move it to cross key refreshes and lifetimes. */
+  clock?: () => number;
+  /** Told about a key problem the service works around (it never carries key material). */
+  onKeyProblem?: (message: string) => void;
 }
 
 /**
@@ -41,12 +55,27 @@ export class TokenService {
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
   private readonly verified = new Map<string, { claims: Record<string, unknown>; expiresAt: number }>();
+  private readonly clock: () => number;
+  private readonly onKeyProblem: (message: string) => void;
 
   constructor(
     private readonly store: Store,
     private readonly keyring: DataKeyring,
     private readonly issuer: string,
-  ) {}
+    options: TokenServiceOptions = {},
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.onKeyProblem = options.onKeyProblem ?? (() => undefined);
+  }
+
+  /**
+   * Loads the keys (making the first one of an empty install) and checks that the active signing key
+   * opens with this instance's data keys: an instance that could not sign refuses to start, with a
+   * KeyConfigurationError, rather than answer every token request with a 500.
+   */
+  async start(): Promise<void> {
+    await this.reload(0);
+  }
 
   async issueOperatorToken(clientId: string, organizationId: string): Promise<string> {
     const claims: Omit<OperatorTokenClaims, 'sub'> = { token_use: 'operator', organization_id: organizationId };
@@ -77,7 +106,7 @@ export class TokenService {
    */
   private async verifySignature(token: string): Promise<Record<string, unknown>> {
     const cached = this.verified.get(token);
-    if (cached && cached.expiresAt > Date.now()) return cached.claims;
+    if (cached && cached.expiresAt > this.clock()) return cached.claims;
     if (cached) this.verified.delete(token);
     await this.ensureKeys();
     try {
@@ -86,6 +115,7 @@ export class TokenService {
         issuer: this.issuer,
         audience: AUDIENCE,
         requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+        currentDate: new Date(this.clock()),
       });
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { claims: payload, expiresAt: payload.exp! * 1000 });
@@ -106,7 +136,7 @@ export class TokenService {
     await this.ensureKeys();
     const previous = this.keys.filter((k) => k.record.retired_at === null);
     const kid = await this.createSigningKey();
-    const now = new Date().toISOString();
+    const now = new Date(this.clock()).toISOString();
     for (const key of previous) await this.store.retireSigningKey(key.record.kid, now);
     await this.reloadKeys();
     return kid;
@@ -116,14 +146,15 @@ export class TokenService {
     await this.ensureKeys();
     const { kid, key } = this.signing!;
     const header: JWTHeaderParameters = { alg: ALG, kid, typ: 'JWT' };
+    const now = Math.floor(this.clock() / 1000);
     return new SignJWT({ ...claims })
       .setProtectedHeader(header)
       .setIssuer(this.issuer)
       .setAudience(AUDIENCE)
       .setSubject(subject)
       .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime(`${ttlSeconds}s`)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
       .sign(key);
   }
 
@@ -139,14 +170,14 @@ export class TokenService {
   }
 
   private async ensureKeys(): Promise<void> {
-    if (this.signing && Date.now() - this.loadedAt < KEY_REFRESH_MS) return;
+    if (this.signing && this.clock() - this.loadedAt < KEY_REFRESH_MS) return;
     await this.reload(0);
   }
 
   /** One reload at a time, started no sooner than `gapMs` after the previous one; callers share it. */
   private reload(gapMs: number): Promise<void> {
     this.loading ??= (async () => {
-      const wait = this.loadedAt + gapMs - Date.now();
+      const wait = this.loadedAt + gapMs - this.clock();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       await this.reloadKeys();
     })().finally(() => (this.loading = null));
@@ -159,13 +190,34 @@ export class TokenService {
       await this.createSigningKey();
       records = await this.store.listSigningKeys();
     }
-    const now = Date.now();
-    const live = records.filter((k) => k.retired_at === null || now - Date.parse(k.retired_at) < RETIRED_KEY_GRACE_MS);
+    const now = this.clock();
+    const active = records.find((k) => k.retired_at === null)!;
+    const signing = await this.openSigningKey(active);
+    // The key this instance signs with verifies whatever its age (see openSigningKey on when it is an old one).
+    const live = records.filter((k) => k.retired_at === null || now - Date.parse(k.retired_at) < RETIRED_KEY_GRACE_MS || k.kid === signing.kid);
     this.keys = await Promise.all(live.map(async (record) => ({ record, publicKey: await importJWK(record.public_jwk as JWK, ALG) })));
-    const active = live.find((k) => k.retired_at === null)!;
-    const privateJwk = JSON.parse(this.keyring.decrypt(active.private_jwk)) as JWK;
-    this.signing = { kid: active.kid, key: await importJWK(privateJwk, ALG) };
+    this.signing = signing;
     this.loadedAt = now;
+  }
+
+  /**
+   * The private half of the active key. One this instance's data keys cannot open is refused at start
+   * (KeyConfigurationError); found later (written by an instance configured otherwise), the key signing
+   * so far stays in use, so requests keep working, and the problem is reported.
+   */
+  private async openSigningKey(active: SigningKey): Promise<{ kid: string; key: CryptoKey | Uint8Array }> {
+    if (this.signing?.kid === active.kid) return this.signing;
+    let privateJwk: JWK;
+    try {
+      privateJwk = JSON.parse(this.keyring.decrypt(active.private_jwk)) as JWK;
+    } catch (error) {
+      if (!(error instanceof UndecryptableValueError)) throw error;
+      const problem = signingKeyProblem(active.kid, error);
+      if (!this.signing) throw new KeyConfigurationError(`${problem}; refusing to start.`);
+      this.onKeyProblem(`${problem}; still signing with key ${this.signing.kid}.`);
+      return this.signing;
+    }
+    return { kid: active.kid, key: await importJWK(privateJwk, ALG) };
   }
 
   private async createSigningKey(): Promise<string> {
@@ -176,9 +228,18 @@ export class TokenService {
       alg: ALG,
       public_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
       private_jwk: this.keyring.encrypt(JSON.stringify(await exportJWK(privateKey))),
-      created_at: new Date().toISOString(),
+      created_at: new Date(this.clock()).toISOString(),
       retired_at: null,
     });
     return kid;
   }
+}
+
+/** Why the active signing key does not open, and what to do: key ids only, never key material. */
+function signingKeyProblem(kid: string, error: UndecryptableValueError): string {
+  const cause =
+    error.reason === 'unknown_key'
+      ? `the active token-signing key (kid ${kid}) is encrypted with data key "${error.keyId}", which is not among this instance's data keys`
+      : `data key "${error.keyId}" of this instance does not open the active token-signing key (kid ${kid}): another key is configured under that id`;
+  return `${cause}. Every instance sharing the database needs the same PLUGBOARD_DATA_KEYS (keys may be added in front, never dropped)`;
 }

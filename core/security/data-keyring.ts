@@ -1,11 +1,29 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EncryptedValue } from '../stores/types.ts';
+import { KeyConfigurationError } from './key-configuration-error.ts';
 
 interface DataKey {
   id: string;
   key: Buffer;
+}
+
+const KEY_BYTES = 32;
+
+/** A value that the configured data keys cannot open. Carries the key id only (never key material). */
+export class UndecryptableValueError extends Error {
+  constructor(
+    readonly keyId: string,
+    readonly reason: 'unknown_key' | 'wrong_key',
+  ) {
+    super(
+      reason === 'unknown_key'
+        ? `data key "${keyId}" is not configured`
+        : `data key "${keyId}" does not open this value: the key configured under that id is not the one that encrypted it`,
+    );
+    this.name = 'UndecryptableValueError';
+  }
 }
 
 /**
@@ -21,7 +39,7 @@ export class DataKeyring {
   ) {
     this.keys = new Map(keys.map((k) => [k.id, k.key]));
     const active = this.keys.get(activeId);
-    if (!active || active.length !== 32) throw new Error('the active data key must exist and be 32 bytes');
+    if (!active || active.length !== KEY_BYTES) throw new KeyConfigurationError('the active data key must exist and be 32 bytes');
   }
 
   encrypt(plaintext: string): EncryptedValue {
@@ -34,37 +52,82 @@ export class DataKeyring {
 
   decrypt(value: EncryptedValue): string {
     const key = this.keys.get(value.key_id);
-    if (!key) throw new Error(`data key "${value.key_id}" is not configured`);
+    if (!key) throw new UndecryptableValueError(value.key_id, 'unknown_key');
     const raw = Buffer.from(value.ciphertext, 'base64');
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(value.key_id));
     decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    try {
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      // GCM's authentication failed: same id, other key material (or a damaged ciphertext).
+      throw new UndecryptableValueError(value.key_id, 'wrong_key');
+    }
   }
 }
 
+export interface KeyringOptions {
+  /**
+   * The store is shared with other instances (PostgreSQL): the keys must come from PLUGBOARD_DATA_KEYS,
+   * since a key generated here would encrypt what no other instance can open.
+   */
+  shared: boolean;
+}
+
 /**
- * The deployment's data keys: `PLUGBOARD_DATA_KEYS` (`id:base64key,...`, the first encrypts), or else
- * a key file created on first start in the data directory, so the embedded install needs no setup.
- * Instances sharing a PostgreSQL database must share the same keys (set the variable on each).
+ * The deployment's data keys: `PLUGBOARD_DATA_KEYS` (`id:base64key,...`, the first encrypts), or else,
+ * for an embedded (SQLite) install, a key file created on first start in the data directory, so that
+ * install needs no setup. A shared store without the variable is refused, before anything is written.
  */
-export function loadDataKeyring(env: NodeJS.ProcessEnv, dataDir: string): DataKeyring {
+export function loadDataKeyring(env: NodeJS.ProcessEnv, dataDir: string, options: KeyringOptions): DataKeyring {
   const configured = env.PLUGBOARD_DATA_KEYS;
   if (configured) return new DataKeyring(parseKeys(configured));
   const file = join(dataDir, 'data-keys.json');
-  if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
-    const key = { id: `k${Date.now().toString(36)}`, key: randomBytes(32).toString('base64') };
-    writeFileSync(file, JSON.stringify({ keys: [key] }, null, 2), { mode: 0o600, flag: 'wx' });
+  if (options.shared) {
+    const hint = existsSync(file) ? ` An instance that ran without it left its generated key in ${file}: put that key in PLUGBOARD_DATA_KEYS.` : '';
+    throw new KeyConfigurationError(
+      'DATABASE_URL is set, so PLUGBOARD_DATA_KEYS must be set too, with the same value on every instance sharing the database ' +
+        `("<id>:<base64 32-byte key>,...", the first one encrypts); refusing to start with a key no other instance would hold.${hint}`,
+    );
   }
+  if (!existsSync(file)) createKeyFile(dataDir, file);
   const stored = JSON.parse(readFileSync(file, 'utf8')) as { keys: Array<{ id: string; key: string }> };
   return new DataKeyring(stored.keys.map((k) => ({ id: k.id, key: Buffer.from(k.key, 'base64') })));
 }
 
+/**
+ * Writes the key beside the final name, then links it into place: link fails if the file exists, so of
+ * two processes starting together on an empty directory one key wins, and no reader sees a half-written file.
+ */
+function createKeyFile(dataDir: string, file: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const key = { id: `k${Date.now().toString(36)}`, key: randomBytes(KEY_BYTES).toString('base64') };
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, JSON.stringify({ keys: [key] }, null, 2), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
 function parseKeys(value: string): DataKey[] {
-  return value.split(',').map((entry) => {
-    const [id, key] = entry.trim().split(':');
-    if (!id || !key) throw new Error('PLUGBOARD_DATA_KEYS must look like "<id>:<base64 32-byte key>,..."');
-    return { id, key: Buffer.from(key, 'base64') };
-  });
+  const keys = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry, index) => {
+      const [id, key, extra] = entry.split(':');
+      if (!id || !key || extra !== undefined) throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS entry ${index + 1} must look like "<id>:<base64 32-byte key>"`);
+      const bytes = Buffer.from(key, 'base64');
+      if (bytes.length !== KEY_BYTES) throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS: key "${id}" must be 32 bytes in base64 (it decodes to ${bytes.length})`);
+      return { id, key: bytes };
+    });
+  if (keys.length === 0) throw new KeyConfigurationError('PLUGBOARD_DATA_KEYS holds no key');
+  const ids = keys.map((k) => k.id);
+  const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (repeated !== undefined) throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS names key "${repeated}" twice`);
+  return keys;
 }

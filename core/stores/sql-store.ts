@@ -34,12 +34,20 @@ export class SqlStore implements Store {
     return this.db.close();
   }
 
+  transaction<T>(work: (store: Store) => Promise<T>, lockKey?: number): Promise<T> {
+    return this.db.transaction((tx) => work(new SqlStore(tx)), lockKey);
+  }
+
   async createOrganization(org: Organization): Promise<void> {
     await this.db.run('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)', [org.id, org.name, org.created_at]);
   }
 
   async getOrganization(id: string): Promise<Organization | null> {
     return (await this.db.get<Organization>('SELECT id, name, created_at FROM organizations WHERE id = ?', [id])) ?? null;
+  }
+
+  async findOrganizationByName(name: string): Promise<Organization | null> {
+    return (await this.db.get<Organization>('SELECT id, name, created_at FROM organizations WHERE name = ? ORDER BY created_at, id LIMIT 1', [name])) ?? null;
   }
 
   async createApplication(app: Application): Promise<void> {

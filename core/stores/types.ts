@@ -85,9 +85,17 @@ export interface Store {
   /** Applies pending versioned migrations; safe when several instances start at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Runs `work` in one transaction, against a store bound to it. `lockKey` serialises it with every
+   * other transaction of that key, across processes: a PostgreSQL advisory lock; SQLite's write lock
+   * (BEGIN IMMEDIATE) already serialises every writer. Not nestable; keep slow work (hashing) outside.
+   */
+  transaction<T>(work: (store: Store) => Promise<T>, lockKey?: number): Promise<T>;
 
   createOrganization(org: Organization): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
+  /** The oldest organization of that name (names are not unique: installs made before find-or-create may hold several). */
+  findOrganizationByName(name: string): Promise<Organization | null>;
 
   createApplication(app: Application): Promise<void>;
   findApplicationByClientId(clientId: string): Promise<Application | null>;

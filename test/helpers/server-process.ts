@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { NewApplicationCredentials } from '../../core/hosted/applications.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+/** A database for a child process: a SQLite directory, or PostgreSQL with the test's schema put in the URL. */
+export function databaseEnv(database: { dataDir: string; databaseUrl?: string; schema?: string }): Record<string, string> {
+  if (!database.databaseUrl) return { PLUGBOARD_DATA_DIR: database.dataDir };
+  const url = new URL(database.databaseUrl);
+  url.searchParams.set('options', `-c search_path=${database.schema}`);
+  return { PLUGBOARD_DATA_DIR: database.dataDir, DATABASE_URL: url.toString() };
+}
+
+/** The parent's environment without any Plugboard setting, so a child sees only what the test gives it. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PLUGBOARD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)));
+  return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env };
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a script of the repository (`scripts/admin.ts ...`) to its end. */
+export function runScript(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  const child = spawn(TSX, args, { cwd: ROOT, env: cleanEnv(env) });
+  const out = collectOutput(child);
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ...out })));
+}
+
+export interface ServerProcess {
+  /** Set once listening; null when the process ended first (it refused to start). */
+  url: string | null;
+  /** The credentials the process printed on a first start, if it did. */
+  firstApplication: NewApplicationCredentials | null;
+  output: { stdout: string; stderr: string };
+  /** The exit code when it ended without listening. */
+  exitCode: number | null;
+  stop(): Promise<void>;
+}
+
+/** `npm start` in a child process: resolves once it listens, or once it exits (refusing to start). */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(TSX, ['server/main.ts'], { cwd: ROOT, env: cleanEnv(env) });
+  const output = collectOutput(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve) => {
+    const onData = () => {
+      const listening = /Plugboard listening on (http:\/\/\S+) /.exec(output.stdout);
+      if (!listening) return;
+      child.stdout!.off('data', onData);
+      const printed = output.stdout.split('\n').find((line) => line.startsWith('{"organization_id"'));
+      resolve({ url: listening[1]!, firstApplication: printed ? (JSON.parse(printed) as NewApplicationCredentials) : null, output, exitCode: null, stop });
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, stop }));
+  });
+}
+
+function collectOutput(child: ChildProcess): { stdout: string; stderr: string } {
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  return output;
+}

@@ -1,0 +1,120 @@
+/**
+ * Signing keys shared by instances: rotation on a clock the test moves (an instance that has not yet
+ * re-read the keys keeps signing with the retired one, and those tokens must verify everywhere until
+ * they expire), and data keys that cannot open the active signing key.
+ */
+import { randomBytes } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPED_TOKEN_TTL_SECONDS } from '../core/hosted/token-claims.ts';
+import { KEY_REFRESH_MS, RETIRED_KEY_GRACE_MS, TokenService } from '../core/hosted/token-service.ts';
+import { DataKeyring } from '../core/security/data-keyring.ts';
+import { KeyConfigurationError } from '../core/security/key-configuration-error.ts';
+import { createStore, type Store } from '../core/stores/index.ts';
+import { createTestDatabase } from './helpers/hosted-fixture.ts';
+
+const ISSUER = 'http://plugboard.test';
+
+describe('signing-key rotation between instances', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let store: Store;
+  let now = Date.parse('2030-01-01T00:00:00.000Z');
+  const clock = () => now;
+  const keyring = new DataKeyring([{ id: 'k1', key: randomBytes(32) }]);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    store = await createStore({ dataDir: database.dataDir });
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('the grace of a retired key covers a token lifetime after the last refresh that may still sign with it', () => {
+    expect(RETIRED_KEY_GRACE_MS).toBeGreaterThan(SCOPED_TOKEN_TTL_SECONDS * 1000 + KEY_REFRESH_MS);
+  });
+
+  it('a token signed with the retired key by a not yet refreshed instance verifies until it expires', async () => {
+    const rotating = new TokenService(store, keyring, ISSUER, { clock });
+    const lagging = new TokenService(store, keyring, ISSUER, { clock });
+    await rotating.start();
+    await lagging.start();
+    const oldKid = decodeProtectedHeader(await lagging.issueScopedToken('org', 'ws')).kid;
+
+    const rotatedAt = now;
+    const newKid = await rotating.rotateSigningKey();
+    // The lagging instance read its keys just before the rotation: it signs with the old key for one more refresh interval.
+    now = rotatedAt + KEY_REFRESH_MS - 1;
+    const late = await lagging.issueScopedToken('org', 'ws');
+    expect(decodeProtectedHeader(late).kid).toBe(oldKid);
+    const expiresAt = decodeJwt(late).exp! * 1000;
+    expect(expiresAt - rotatedAt).toBeGreaterThan(SCOPED_TOKEN_TTL_SECONDS * 1000);
+
+    // Both instances, keys re-read, verify it up to its last second (the old rule dropped the key 30 s before).
+    now = expiresAt - 1000;
+    await expect(rotating.verify(late, 'scoped')).resolves.toMatchObject({ organization_id: 'org' });
+    await expect(lagging.verify(late, 'scoped')).resolves.toMatchObject({ organization_id: 'org' });
+    expect(decodeProtectedHeader(await lagging.issueScopedToken('org', 'ws')).kid).toBe(newKid);
+    expect((await rotating.jwks()).keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
+
+    // Past the grace the old key is gone from the published keys, and its tokens are refused.
+    now = rotatedAt + RETIRED_KEY_GRACE_MS + KEY_REFRESH_MS;
+    const fresh = new TokenService(store, keyring, ISSUER, { clock });
+    await fresh.start();
+    expect((await fresh.jwks()).keys.map((k) => k.kid)).toEqual([newKid]);
+    await expect(fresh.verify(late, 'scoped')).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('data keys that cannot open the active signing key', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let store: Store;
+  const material = randomBytes(32);
+  const keyring = new DataKeyring([{ id: 'k1', key: material }]);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    store = await createStore({ dataDir: database.dataDir });
+    await new TokenService(store, keyring, ISSUER).start();
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('refuse the start, naming the data key and never its material', async () => {
+    const k2Material = randomBytes(32);
+    const missing = new TokenService(store, new DataKeyring([{ id: 'k2', key: k2Material }]), ISSUER).start();
+    await expect(missing).rejects.toThrow(KeyConfigurationError);
+    await expect(missing).rejects.toThrow(/encrypted with data key "k1", which is not among this instance's data keys.*PLUGBOARD_DATA_KEYS.*refusing to start/);
+    const otherMaterial = randomBytes(32);
+    const differs = new TokenService(store, new DataKeyring([{ id: 'k1', key: otherMaterial }]), ISSUER).start();
+    await expect(differs).rejects.toThrow(/data key "k1" of this instance does not open the active token-signing key/);
+    for (const attempt of [missing, differs]) {
+      const { message } = (await attempt.catch((error: unknown) => error)) as Error;
+      for (const key of [material, k2Material, otherMaterial]) expect(message).not.toContain(key.toString('base64'));
+    }
+    // A new data key in front of the old one (data-key rotation) still opens it.
+    await expect(new TokenService(store, new DataKeyring([{ id: 'k2', key: k2Material }, { id: 'k1', key: material }]), ISSUER).start()).resolves.toBeUndefined();
+  });
+
+  it('found while serving (written by an instance configured otherwise), leave the instance signing with its key, and are reported', async () => {
+    const problems: string[] = [];
+    const tokens = new TokenService(store, keyring, ISSUER, { onKeyProblem: (message) => problems.push(message) });
+    await tokens.start();
+    const kid = decodeProtectedHeader(await tokens.issueOperatorToken('client', 'org')).kid!;
+    // Another instance, with other data keys, rotated: the new active key opens only with its keys.
+    const foreign = new DataKeyring([{ id: 'elsewhere', key: randomBytes(32) }]);
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    await store.insertSigningKey({ kid: 'foreign', alg: 'ES256', public_jwk: (await exportJWK(publicKey)) as Record<string, unknown>, private_jwk: foreign.encrypt(JSON.stringify(await exportJWK(privateKey))), created_at: new Date().toISOString(), retired_at: null });
+    await store.retireSigningKey(kid, new Date().toISOString());
+    // A token of the new key makes this instance re-read the keys: it verifies, and signing goes on with the old key.
+    const theirs = await new SignJWT({ token_use: 'operator', organization_id: 'org' }).setProtectedHeader({ alg: 'ES256', kid: 'foreign' }).setIssuer(ISSUER).setAudience('plugboard-api').setSubject('client').setJti('j').setIssuedAt().setExpirationTime('60s').sign(privateKey);
+    await expect(tokens.verify(theirs, 'operator')).resolves.toMatchObject({ organization_id: 'org' });
+    const ours = await tokens.issueOperatorToken('client', 'org');
+    expect(decodeProtectedHeader(ours).kid).toBe(kid);
+    await expect(tokens.verify(ours, 'operator')).resolves.toMatchObject({ sub: 'client' });
+    expect(problems.join('\n')).toMatch(/data key "elsewhere".*still signing with key/);
+  });
+});
