@@ -2,46 +2,21 @@
  * The same interface two ways: every chat and file-storage operation runs in-process and through the
  * hosted server, and both must answer the same (execution metadata aside). Writes run against two
  * chat sandboxes with the same seed and a fixed clock, so identical calls make identical effects.
+ * The server runs on each store backend (PostgreSQL when TEST_DATABASE_URL is set), each with its own
+ * sandboxes, so the writes of one run don't show in the other's answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, PlugboardError, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../core/index.ts';
 import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { collect, DRIVE_TOKEN } from './helpers/drive-fixture.ts';
-import { startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { BACKENDS, startHostedFixture, type Backend, type HostedFixture } from './helpers/hosted-fixture.ts';
 
 const FIXED_CLOCK = () => 1_800_000_000_000;
 
 type Client = { execute(request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> };
 /** The contract sends requests built at run time, so it uses the untyped view of the clients. */
 const untyped = (client: unknown) => client as Client;
-let fx: HostedFixture;
-let localChatSandbox: SlackSandbox;
-let local: { chat: Client; files: Client };
-let hosted: { chat: Client; files: Client };
-
-beforeAll(async () => {
-  fx = await startHostedFixture('sqlite', { chatClock: FIXED_CLOCK });
-  localChatSandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, clock: FIXED_CLOCK });
-  const runtime = await createRuntime();
-  local = {
-    chat: untyped(runtime.connector('chat', { credentials: { token: CHAT_TOKEN }, base_url: localChatSandbox.url })),
-    files: untyped(runtime.connector('file-storage', { credentials: { access_token: DRIVE_TOKEN }, base_url: fx.driveSandbox.url })),
-  };
-  // The end user's connectors live in the workspace named after them: the hosted variant's default.
-  const scoped = await fx.scopedToken('end-user-7');
-  for (const [type, credentials] of [['chat', { token: CHAT_TOKEN }], ['file-storage', { access_token: DRIVE_TOKEN }]] as const) {
-    const response = await fx.http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped}` }, json: { external_user_id: 'end-user-7', connector_type: type, credentials } });
-    expect(response.statusCode, response.body).toBe(201);
-  }
-  const server = { external_user_id: 'end-user-7', client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url };
-  hosted = { chat: untyped(runtime.connector('chat', server)), files: untyped(runtime.connector('file-storage', server)) };
-});
-
-afterAll(async () => {
-  await localChatSandbox.close();
-  await fx.close();
-});
 
 /** What an execute came to, comparable across modes: the envelope without timing, the bytes of a download, or the error body. */
 async function outcome(client: Client, request: ExecuteRequest): Promise<unknown> {
@@ -58,14 +33,42 @@ async function outcome(client: Client, request: ExecuteRequest): Promise<unknown
   }
 }
 
-async function expectSame(client: 'chat' | 'files', request: ExecuteRequest): Promise<any> {
-  const inProcess = await outcome(local[client], request);
-  const viaServer = await outcome(hosted[client], request);
-  expect(viaServer, `${request.entity}.${request.action} ${JSON.stringify(request.params ?? {})}`).toEqual(inProcess);
-  return inProcess;
-}
+describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backend: Backend) => {
+  let fx: HostedFixture;
+  let localChatSandbox: SlackSandbox;
+  let local: { chat: Client; files: Client };
+  let hosted: { chat: Client; files: Client };
 
-describe('in-process and hosted answer the same', () => {
+  beforeAll(async () => {
+    fx = await startHostedFixture(backend, { chatClock: FIXED_CLOCK });
+    localChatSandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, clock: FIXED_CLOCK });
+    const runtime = await createRuntime();
+    local = {
+      chat: untyped(runtime.connector('chat', { credentials: { token: CHAT_TOKEN }, base_url: localChatSandbox.url })),
+      files: untyped(runtime.connector('file-storage', { credentials: { access_token: DRIVE_TOKEN }, base_url: fx.driveSandbox.url })),
+    };
+    // The end user's connectors live in the workspace named after them: the hosted variant's default.
+    const scoped = await fx.scopedToken('end-user-7');
+    for (const [type, credentials] of [['chat', { token: CHAT_TOKEN }], ['file-storage', { access_token: DRIVE_TOKEN }]] as const) {
+      const response = await fx.http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped}` }, json: { external_user_id: 'end-user-7', connector_type: type, credentials } });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    const server = { external_user_id: 'end-user-7', client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url };
+    hosted = { chat: untyped(runtime.connector('chat', server)), files: untyped(runtime.connector('file-storage', server)) };
+  });
+
+  afterAll(async () => {
+    await localChatSandbox.close();
+    await fx.close();
+  });
+
+  async function expectSame(client: 'chat' | 'files', request: ExecuteRequest): Promise<any> {
+    const inProcess = await outcome(local[client], request);
+    const viaServer = await outcome(hosted[client], request);
+    expect(viaServer, `${request.entity}.${request.action} ${JSON.stringify(request.params ?? {})}`).toEqual(inProcess);
+    return inProcess;
+  }
+
   it('every chat operation', async () => {
     const users = await expectSame('chat', { entity: 'users', action: 'list', params: { limit: 5 } });
     expect(users.status).toBe('success');
