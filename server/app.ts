@@ -14,6 +14,7 @@ import { requireJsonBody } from './middleware/json-body.ts';
 import { nulCharacterIssues } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
+import { jsonBytes } from './json-bytes.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RouteDefinition } from './route.ts';
 import { connectorRoutes } from './routes/connectors.ts';
@@ -55,7 +56,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
         ctx.status = route.status ?? 200;
         // Serialised once here: Koa would otherwise measure the string, then encode it again to send it.
         ctx.type = 'application/json';
-        ctx.body = Buffer.from(JSON.stringify(result));
+        ctx.body = jsonBytes(result);
       }
     };
     for (const path of route.paths) {
