@@ -110,6 +110,19 @@ describe('hosted variant client', () => {
     expect(count(requests, `GET ${CONNECTORS} 200`)).toBe(1);
   });
 
+  it('credentials sealed with a data key this server lacks answer 503 credentials_unavailable, never a 500', async () => {
+    const id = await createConnector('sealed-user');
+    const { store, keyring } = fx.server.hosted;
+    const stored = (await store.getConnector(id))!;
+    await store.deleteConnector(id);
+    const sealed = keyring.encrypt(JSON.stringify({ token: CHAT_TOKEN }));
+    await store.createConnector({ ...stored, credentials: { ...sealed, key_id: 'retired-key' } });
+    const response = await fx.http.post(`api/v1/connectors/sources/${id}/execute`, { headers: bearer(await fx.scopedToken('sealed-user')), json: USERS });
+    expect(response.statusCode).toBe(503);
+    expect(JSON.parse(response.body)).toEqual({ detail: expect.stringMatching(/data key "retired-key"/), error_code: 'credentials_unavailable' });
+    expect(response.body).not.toContain(CHAT_TOKEN);
+  });
+
   it("an upstream 404 is the caller's answer: no new look-up, no retry", async () => {
     await createConnector('plain-user');
     const chat = client('plain-user');

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AccessDeniedError, invalidField, NotFoundError, ValidationError } from '../errors.ts';
+import { AccessDeniedError, invalidField, NotFoundError, PlugboardError, ValidationError } from '../errors.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { authHeadersFor } from '../runtime/credentials.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
-import type { DataKeyring } from '../security/data-keyring.ts';
+import { UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
 import type { Store, StoredConnector } from '../stores/types.ts';
 
@@ -116,10 +116,23 @@ export class HostedConnectors {
     return connector;
   }
 
+  /**
+   * A deployment whose data keys lost the one that sealed these credentials cannot run the connector:
+   * a 503 the operator can act on (key ids only), not a crash the caller can't tell from a bug.
+   */
+  private openCredentials(connector: StoredConnector): string {
+    try {
+      return this.keyring.decrypt(connector.credentials);
+    } catch (error) {
+      if (!(error instanceof UndecryptableValueError)) throw error;
+      throw new PlugboardError(503, `This server cannot open the connector's stored credentials (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`, 'credentials_unavailable');
+    }
+  }
+
   private executorFor(connector: StoredConnector): Execute {
     const cached = this.executors.get(connector.id);
     if (cached) return cached;
-    const credentials = JSON.parse(this.keyring.decrypt(connector.credentials)) as Credentials;
+    const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
     const baseUrl = this.baseUrls[connector.connector_type];
     const execute = this.runtime.executor(connector.connector_type, { credentials, ...(baseUrl ? { base_url: baseUrl } : {}) }, { connectorId: connector.id, mode: 'hosted' });
     if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
