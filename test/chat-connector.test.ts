@@ -1,5 +1,8 @@
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimitedError, UpstreamError, ValidationError } from '../core/index.ts';
+import { createRuntime, RateLimitedError, UpstreamError, ValidationError } from '../core/index.ts';
+import { listen, type TransportSettings, type UpstreamErrorSettings } from '../core/sdk/index.ts';
+import chatConnector from '../connectors/chat/index.ts';
 import { validateSlackRequest } from './helpers/slack-openapi.ts';
 import { CHAT_TOKEN, rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
 
@@ -353,5 +356,139 @@ describe('upstream error mapping', () => {
     const error = await rejectionOf(chat.channels.create({ name: 'nowhere' }));
     expect(error.status).toBe(502);
     expect(error.error_code).toBe('upstream_econnrefused');
+  });
+});
+
+/** The chat connector with other transport settings (fewer retries, declared codes), against `baseUrl`. */
+async function chatWith(baseUrl: string, transport: Partial<TransportSettings>, errors: Partial<UpstreamErrorSettings> = {}) {
+  const runtime = await createRuntime({ builtins: false });
+  runtime.registerConnector({ ...chatConnector, transport: { ...chatConnector.transport, ...transport, errors: { ...chatConnector.transport.errors, ...errors } } });
+  return runtime.connector('chat', { credentials: { token: CHAT_TOKEN }, base_url: baseUrl });
+}
+
+interface Scripted {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A stand-in upstream answering what a test scripts, in order: the Slack sandbox never answers a
+ * transient failure inside an HTTP 200 `ok: false` body, nor a bare 431.
+ */
+class ScriptedUpstream {
+  readonly hits: string[] = [];
+  private readonly script: Scripted[] = [];
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<ScriptedUpstream> {
+    let upstream: ScriptedUpstream | undefined;
+    const server = createServer((req, res) => {
+      upstream!.hits.push(new URL(req.url ?? '/', 'http://x').pathname);
+      const next = upstream!.script.shift() ?? { status: 500, body: { ok: false, error: 'script_exhausted' } };
+      const text = typeof next.body === 'string' ? next.body : JSON.stringify(next.body);
+      const type = typeof next.body === 'string' ? 'text/html' : 'application/json; charset=utf-8';
+      res.writeHead(next.status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...next.headers });
+      res.end(text);
+    });
+    upstream = new ScriptedUpstream(server, `${await listen(server)}/api`);
+    return upstream;
+  }
+
+  answer(...responses: Scripted[]): void {
+    this.hits.length = 0;
+    this.script.length = 0;
+    this.script.push(...responses);
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('transport: failures inside 200 bodies, and upstream statuses without a code', () => {
+  let upstream: ScriptedUpstream;
+  /** As the chat manifest should declare them (see connectors/chat): Slack's transient and rate-limit codes. */
+  const slackTransient = { transientCodes: ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'], rateLimitCodes: ['ratelimited'] };
+  const slackFailure = (error: string): Scripted => ({ status: 200, body: { ok: false, error } });
+  const usersPage: Scripted = { status: 200, body: { ok: true, members: [{ id: 'U1', name: 'ada' }], response_metadata: { next_cursor: '' } } };
+
+  beforeAll(async () => {
+    upstream = await ScriptedUpstream.start();
+  });
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  it('retries a read on a declared transient ok:false code, then succeeds', async () => {
+    const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
+    upstream.answer(slackFailure('internal_error'), usersPage);
+    const page = await chat.users.list();
+    expect(page.result.map((u) => u.id)).toEqual(['U1']);
+    expect(upstream.hits).toEqual(['/api/users.list', '/api/users.list']);
+  });
+
+  it('a transient code still there after the retries is a 502 carrying it', async () => {
+    const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
+    upstream.answer(slackFailure('internal_error'), slackFailure('service_unavailable'));
+    const error = await rejectionOf(chat.users.list());
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.toJSON()).toEqual({ detail: 'Upstream rejected the request: service_unavailable', error_code: 'service_unavailable' });
+    expect(upstream.hits).toHaveLength(2);
+  });
+
+  it('never replays a write after a transient code (Slack may have done part of it)', async () => {
+    const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
+    upstream.answer(slackFailure('fatal_error'));
+    const error = await rejectionOf(chat.messages.create({ channel: 'C1', text: 'once' }));
+    expect([error.status, error.error_code]).toEqual([502, 'fatal_error']);
+    expect(upstream.hits).toEqual(['/api/chat.postMessage']);
+  });
+
+  it('an undeclared ok:false code is not retried', async () => {
+    const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
+    upstream.answer(slackFailure('channel_not_found'));
+    const error = await rejectionOf(chat.channels.get({ channel: 'C0NOPE' }));
+    expect([error.status, error.error_code]).toEqual([404, 'channel_not_found']);
+    expect(upstream.hits).toHaveLength(1);
+  });
+
+  it('a rate-limit code inside a 200 is retried like a 429, writes included, then a 429 with Retry-After', async () => {
+    const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
+    const limited: Scripted = { ...slackFailure('ratelimited'), headers: { 'retry-after': '1' } };
+    upstream.answer(limited, { status: 200, body: { ok: true, channel: 'C1', ts: '1700000000.000100', message: { type: 'message', text: 'hi', ts: '1700000000.000100' } } });
+    const posted = await chat.messages.create({ channel: 'C1', text: 'hi' });
+    expect(posted.result.text).toBe('hi');
+    expect(upstream.hits).toHaveLength(2);
+    upstream.answer(limited, limited);
+    const error = await rejectionOf(chat.users.list());
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect([error.status, error.error_code, (error as RateLimitedError).retryAfterSeconds]).toEqual([429, 'ratelimited', 1]);
+    expect(upstream.hits).toHaveLength(2);
+  });
+
+  it('an upstream 5xx without a code is a 502 naming the real status (upstream_http_503)', async () => {
+    // The Slack sandbox answers a 503 as an HTML page, as Slack's edge does.
+    const chat = await chatWith(fx.sandbox.url, { maxRetries: 1 });
+    fx.sandbox.addFault({ method: 'users.list', status: 503, count: 2 });
+    const before = fx.sandbox.requests.length;
+    const error = await rejectionOf(chat.users.list());
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.toJSON()).toEqual({ detail: 'Upstream request failed with status 503', error_code: 'upstream_http_503' });
+    expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'users.list')).toHaveLength(2);
+  });
+
+  it('a 4xx without a code keeps its status and names it (upstream_http_431, upstream_http_413), unretried', async () => {
+    const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
+    for (const status of [431, 413]) {
+      upstream.answer({ status, body: `<html><body>${status}</body></html>` });
+      const error = await rejectionOf(chat.users.list());
+      expect([error.status, error.toJSON()]).toEqual([status, { detail: `Upstream request failed with status ${status}`, error_code: `upstream_http_${status}` }]);
+      expect(upstream.hits).toHaveLength(1);
+    }
   });
 });

@@ -42,11 +42,28 @@ export interface UpstreamErrorSettings {
   statusByCode: Record<string, number>;
   /** Upstream code → a clearer `detail` for our callers (e.g. which action to use instead). */
   detailByCode?: Record<string, string>;
+  /**
+   * Codes that mean "rate limited" whatever status carries them (Drive's 403 `userRateLimitExceeded`,
+   * Slack's `ratelimited`). Retried like a 429, writes included (a rate-limited call was not
+   * processed), then surfaced as 429 with a Retry-After hint.
+   */
+  rateLimitCodes?: string[];
+  /**
+   * Codes that mean a passing upstream failure even inside a 2xx body (Slack's 200 `ok: false`
+   * `internal_error`). Retried like a 5xx, for reads only; then surfaced with their `statusByCode`.
+   */
+  transientCodes?: string[];
 }
 
 export interface TransportSettings {
-  /** Timeout of one upstream request, in milliseconds. */
+  /**
+   * Milliseconds. JSON calls: the whole request, body included. Downloads: each step up to the
+   * response head (connect, send, wait for the head); their body has no total bound, since a large
+   * file or a slow reader may rightly take hours.
+   */
   timeoutMs: number;
+  /** Downloads: the longest the connection may stay silent while the body streams (ms). Default: `timeoutMs`. */
+  streamIdleTimeoutMs?: number;
   /** Retries after the first attempt, for 429 always and for 5xx / network errors on reads only. */
   maxRetries: number;
   /** Longest Retry-After we wait for; a longer one fails at once with 429 and the upstream's Retry-After. */
@@ -73,6 +90,12 @@ export interface UpstreamCall {
   headerParams?: Record<string, string>;
   /** Values sent for params the caller left out (Drive's `fields`, which some methods require). */
   defaults?: Record<string, string | number | boolean>;
+  /**
+   * A partial-response selector param in Google's syntax (`fields`: `a,b/c,d(e,f)`, `*` for all) and
+   * the paths it must always select, whatever the caller asked: the next cursor pagination follows
+   * and the record's non-null `id`. A caller's selector is widened with the paths it lacks.
+   */
+  fieldSelector?: { param: string; alwaysSelect: string[] };
 }
 
 /** How a download action finds the file name: a small metadata call made before the content call. */

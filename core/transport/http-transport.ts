@@ -1,10 +1,10 @@
-import got, { type Got, type PlainResponse, type Request as GotStream } from 'got';
+import got, { type Delays, type Got, type PlainResponse, type Request as GotStream } from 'got';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
-import { errorFromErrorBody, errorFromGot } from './upstream-errors.ts';
+import { errorFromGot, failureKind, UpstreamBodyFailure } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
 import { truncationGuarded } from './guarded-body.ts';
 
@@ -14,6 +14,13 @@ const SHARED_AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new Htt
 /** Statuses worth another attempt: rate limits always, upstream failures only for reads. */
 const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
 
+/**
+ * A connector that declares rate-limit codes may get them on any client-error status (Drive: 403
+ * `userRateLimitExceeded`). got offers a retry only for listed statuses; `failureKind` then keeps
+ * the offer for a rate-limit code alone, so any other 4xx still fails at once.
+ */
+const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
+
 export interface UpstreamRequest {
   call: UpstreamCall;
   params: Record<string, unknown>;
@@ -22,32 +29,68 @@ export interface UpstreamRequest {
 
 /**
  * One connector instance's HTTP client: base URL, auth headers, timeouts and the retry policy of
- * DESIGN "Transport" (429 honours Retry-After up to a bound; 5xx and network errors are retried for
- * reads only, so a create/update is never replayed after an ambiguous failure).
+ * DESIGN "Transport" (a rate limit honours Retry-After up to a bound, or backs off exponentially;
+ * 5xx, network errors and declared transient codes are retried for reads only, so a create/update
+ * is never replayed after an ambiguous failure).
  */
 export class HttpTransport {
   private readonly client: Got;
+  /**
+   * A download's body has no total bound (`request` cleared): a large file or a slow reader may
+   * rightly take hours. Each step up to the response head is bounded, then (`socket`) the silence
+   * between two chunks.
+   */
+  private readonly streamTimeouts: Delays;
 
   constructor(
     private readonly baseUrl: string,
     private readonly settings: TransportSettings,
     headers: Record<string, string>,
   ) {
+    const { errors, timeoutMs } = settings;
+    const { okField } = errors;
+    this.streamTimeouts = {
+      request: undefined,
+      lookup: timeoutMs,
+      connect: timeoutMs,
+      secureConnect: timeoutMs,
+      send: timeoutMs,
+      response: timeoutMs,
+      socket: settings.streamIdleTimeoutMs ?? timeoutMs,
+    };
     this.client = got.extend({
       headers: { 'user-agent': 'plugboard', ...headers },
       agent: SHARED_AGENTS,
-      timeout: { request: settings.timeoutMs },
+      timeout: { request: timeoutMs },
       retry: {
         limit: settings.maxRetries,
         methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        statusCodes: RETRYABLE_STATUSES,
+        statusCodes: errors.rateLimitCodes?.length ? [...new Set([...RETRYABLE_STATUSES, ...CLIENT_ERROR_STATUSES])] : RETRYABLE_STATUSES,
+        errorCodes: [...(got.defaults.options.retry.errorCodes ?? []), UpstreamBodyFailure.CODE],
         maxRetryAfter: settings.maxRetryAfterSeconds * 1000,
         backoffLimit: 2_000,
         calculateDelay: ({ error, computedValue }) => {
+          // got's rules first: attempts left, a retryable status or error code, a Retry-After within our bound.
           if (computedValue === 0) return 0;
-          if (error.response?.statusCode === 429) return computedValue;
+          const kind = failureKind(error, errors);
+          if (kind === 'rate_limit') return computedValue;
+          if (kind === 'final') return 0;
           return (error.options.context as { idempotent?: boolean }).idempotent ? computedValue : 0;
         },
+      },
+      hooks: {
+        afterResponse:
+          okField === undefined
+            ? []
+            : [
+                (response) => {
+                  // An upstream that answers failures with 200 (Slack's ok:false): hand the body to the
+                  // retry policy as a failure, so transient and rate-limit codes are retried as declared.
+                  const body = response.body as Record<string, unknown> | null;
+                  if (body !== null && typeof body === 'object' && body[okField] === false) throw new UpstreamBodyFailure(body);
+                  return response;
+                },
+              ],
       },
     });
   }
@@ -55,45 +98,46 @@ export class HttpTransport {
   /** Sends one upstream call and returns its parsed JSON body, or throws a typed error. */
   async requestJson(request: UpstreamRequest): Promise<unknown> {
     const { url, ...options } = encodeRequest(this.baseUrl, request.call, request.params);
-    let text: string;
-    try {
-      text = await this.client(url, { ...options, context: { idempotent: request.idempotent } }).text();
-    } catch (error) {
-      throw errorFromGot(error, this.settings.errors);
-    }
     let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
-      throw new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
+      // Parsed once by got, so the afterResponse hook and the caller see the same object.
+      body = await this.client(url, { ...options, responseType: 'json', resolveBodyOnly: true, context: { idempotent: request.idempotent } });
+    } catch (error) {
+      throw errorFromGot(error, this.settings);
     }
-    const { okField } = this.settings.errors;
-    if (okField !== undefined && (body as Record<string, unknown> | null)?.[okField] === false) {
-      throw errorFromErrorBody(body, this.settings.errors, 400);
-    }
+    // got answers an empty body as '' rather than failing to parse it.
+    if (body === '') throw new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
     return body;
   }
 
   /**
    * Opens a streamed download. Resolves once the upstream answered with a success status (after the
    * same retries as a read); the body is then consumed chunk by chunk, never buffered whole, and a
-   * body shorter than its Content-Length fails the iteration instead of ending quietly.
+   * body that stops short (cut, or silent past the idle timeout) fails the iteration instead of
+   * ending quietly.
    */
   async requestStream(request: UpstreamRequest): Promise<UpstreamStream> {
     const { url, ...options } = encodeRequest(this.baseUrl, request.call, request.params);
     const { stream, response } = await new Promise<{ stream: GotStream; response: PlainResponse }>((resolve, reject) => {
       const attach = (stream: GotStream) => {
-        stream.once('response', (response: PlainResponse) => resolve({ stream, response }));
-        stream.once('error', reject);
         // got computes the delay with our retry policy, then hands over a fresh stream to continue with.
-        stream.once('retry', (_count: number, _error: unknown, createRetryStream: () => GotStream) => {
+        const onRetry = (_count: number, _error: unknown, createRetryStream: () => GotStream) => {
           stream.off('error', reject);
           attach(createRetryStream());
+        };
+        stream.once('retry', onRetry);
+        stream.once('error', reject);
+        stream.once('response', (response: PlainResponse) => {
+          // From here the caller reads this body. Without a retry listener got fails the stream on a
+          // mid-body error, at once; with one it would wait, then replay the whole download into a
+          // stream nobody reads, holding a socket while the caller's error arrives late.
+          stream.off('retry', onRetry);
+          resolve({ stream, response });
         });
       };
-      attach(this.client.stream(url, { ...options, context: { idempotent: true } }));
+      attach(this.client.stream(url, { ...options, timeout: this.streamTimeouts, context: { idempotent: true } }));
     }).catch((error: unknown) => {
-      throw errorFromGot(error, this.settings.errors);
+      throw errorFromGot(error, this.settings);
     });
     return { status: response.statusCode, headers: response.headers, body: truncationGuarded(stream) };
   }

@@ -1,4 +1,6 @@
+import { invalidField } from '../errors.ts';
 import type { UpstreamCall } from '../sdk/index.ts';
+import { widenSelector } from './field-selector.ts';
 
 export interface EncodedRequest {
   url: string;
@@ -10,11 +12,14 @@ export interface EncodedRequest {
 }
 
 /**
- * Turns validated params into an upstream request as the call declares: defaults first, then
- * `{name}` path placeholders and header params taken out, the rest as query string or body.
+ * Turns validated params into an upstream request as the call declares: defaults first, a caller's
+ * field selector widened to what the action needs, then `{name}` path placeholders and header
+ * params taken out, the rest as query string or body.
  */
 export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Record<string, unknown>): EncodedRequest {
   const rest: Record<string, unknown> = { ...call.defaults, ...params };
+  const selector = call.fieldSelector;
+  if (selector && typeof rest[selector.param] === 'string') rest[selector.param] = widenSelector(rest[selector.param] as string, selector.alwaysSelect);
   const path = call.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];
@@ -22,7 +27,10 @@ export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Recor
   });
   const headers: Record<string, string> = {};
   for (const [header, param] of Object.entries(call.headerParams ?? {})) {
-    if (rest[param] !== undefined) headers[header] = String(rest[param]);
+    if (rest[param] !== undefined) {
+      headers[header] = String(rest[param]);
+      if (header.toLowerCase() === 'range') checkByteRange(headers[header], param);
+    }
     delete rest[param];
   }
   const request: EncodedRequest = { url: baseUrl + path, method: call.method, headers };
@@ -30,6 +38,19 @@ export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Recor
   else if (call.body === 'form') request.form = toScalars(rest);
   else request.json = rest;
   return request;
+}
+
+/**
+ * RFC 9110 14.1.1: a byte range whose last position is before its first is invalid, and a server
+ * ignores such a header and answers the whole content with 200. The caller asked for a part, so
+ * that is their mistake to hear about (422), not a whole file to hand them. A JSON Schema pattern
+ * cannot compare the two numbers; the shape itself is the params schema's job.
+ */
+function checkByteRange(header: string, param: string): void {
+  const range = /^bytes=(\d+)-(\d+)$/.exec(header.trim());
+  if (range && BigInt(range[2]!) < BigInt(range[1]!)) {
+    throw invalidField(['body', 'params', param], `the last byte position is before the first (${header}): give bytes=first-last with last >= first`, 'value_error.range');
+  }
 }
 
 function toScalars(params: Record<string, unknown>): Record<string, string | number | boolean> {
