@@ -297,7 +297,12 @@ describe('files.list', () => {
     const noCorpora = await call(FILES, {}, { driveId: drive, includeItemsFromAllDrives: true, supportsAllDrives: true });
     expectError(noCorpora, 400, 'teamDriveIdRequiresTeamDriveCorpora', 'The driveId parameter must be specified if and only if corpora is set to drive.');
     expectError(await call(FILES, {}, { corpora: 'drive', includeItemsFromAllDrives: true, supportsAllDrives: true }), 400, 'teamDriveIdRequiresTeamDriveCorpora');
-    expectError(await call(FILES, {}, { corpora: 'drive', driveId: drive, supportsAllDrives: true }), 403, 'forbidden', /includeItemsFromAllDrives/);
+    const driveMessage = 'The includeItemsFromAllDrives parameter must be set to true when driveId is specified or corpora contains drive or allDrives.';
+    expectError(await call(FILES, {}, { corpora: 'drive', driveId: drive, supportsAllDrives: true }), 403, 'forbidden', driveMessage);
+    expectError(await call(FILES, {}, { corpora: 'allDrives' }), 403, 'forbidden', driveMessage);
+    expectError(await call(FILES, {}, { corpora: 'allDrives', includeItemsFromAllDrives: false, supportsAllDrives: true }), 403, 'forbidden', driveMessage);
+    const all = await call(FILES, {}, { corpora: 'allDrives', includeItemsFromAllDrives: true, supportsAllDrives: true, pageSize: 1000, fields: 'files(id,driveId)' });
+    expect(all.body.files.some((f: { driveId?: string }) => f.driveId === drive)).toBe(true);
     expectError(await call(FILES, {}, { corpora: 'drive', driveId: drive, includeItemsFromAllDrives: true }), 404, 'notFound', `Shared drive not found: ${drive}`);
     expectError(await call(FILES, {}, { corpora: 'drive', driveId: '0AnopeUk9PVA', includeItemsFromAllDrives: true, supportsAllDrives: true }), 404, 'notFound');
     const inDrive = await call(FILES, {}, { corpora: 'drive', driveId: drive, includeItemsFromAllDrives: true, supportsAllDrives: true, pageSize: 1000, fields: 'files(id,driveId)' });
@@ -850,6 +855,36 @@ describe('faults', () => {
     expect(exp.status).toBe(200);
     await expect(exp.arrayBuffer()).rejects.toThrow();
     expect((await call(FILE, { fileId }, { alt: 'media' })).bytes.length).toBe(1_234_567);
+  });
+});
+
+describe('stall faults', () => {
+  it('stall media mid-body after full headers and keep the connection open, without touching metadata requests', async () => {
+    const fileId = fx.binaryFileId;
+    sb.addFault({ path: `/drive/v3/files/${fileId}`, status: 200, stallAfterBytes: 1000 });
+    expect((await call(FILE, { fileId })).status).toBe(200);
+    const outcome = await new Promise<{ status: number; length: string | undefined; received: number; ended: boolean }>((resolve, reject) => {
+      const req = httpRequest(`${sb.url}/drive/v3/files/${fileId}?alt=media`, { headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+        let received = 0;
+        let ended = false;
+        res.on('data', (chunk: Buffer) => (received += chunk.length));
+        res.on('end', () => (ended = true));
+        res.on('error', () => undefined);
+        // Long after the first 1000 bytes: still open, nothing more sent.
+        setTimeout(() => {
+          resolve({ status: res.statusCode ?? 0, length: res.headers['content-length'], received, ended: ended || res.destroyed });
+          req.destroy();
+        }, 400);
+      });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    });
+    expect(outcome).toEqual({ status: 200, length: '1234567', received: 1000, ended: false });
+    // Consumed: the next download is whole.
+    expect((await call(FILE, { fileId }, { alt: 'media' })).bytes.length).toBe(1_234_567);
+    expect(() => sb.addFault({ path: '/x', status: 200, stallAfterBytes: 1, truncateAfterBytes: 1 })).toThrow(RangeError);
+    expect(() => sb.addFault({ path: '/x', status: 500, stallAfterBytes: 1 })).toThrow(RangeError);
+    expect(() => sb.addFault({ path: '/x', status: 200, stallAfterBytes: -1 })).toThrow(RangeError);
   });
 });
 

@@ -3,7 +3,7 @@
 /**
  * List or search files.
  */
-export interface FilesListParams {
+export type FilesListParams = {
   /**
    * Maximum items per page (1-1000)
    */
@@ -21,7 +21,7 @@ export interface FilesListParams {
    */
   orderBy?: string;
   /**
-   * Partial-response selector, e.g. nextPageToken,files(id,name), or * for every field. Defaults to *.
+   * Partial-response selector, e.g. nextPageToken,files(id,name). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken, incompleteSearch and each file's id, so paging and the records stay whole.
    */
   fields?: string;
   /**
@@ -29,22 +29,22 @@ export interface FilesListParams {
    */
   spaces?: string;
   /**
-   * Bodies of items to search: user, drive or allDrives
+   * Bodies of items to search: user (default), drive (needs driveId and includeItemsFromAllDrives=true) or allDrives (needs includeItemsFromAllDrives=true)
    */
   corpora?: "user" | "drive" | "allDrives";
   /**
-   * Shared drive to search (with corpora=drive)
+   * Shared drive to search; needs corpora=drive
    */
   driveId?: string;
   /**
-   * Include My Drive and shared drive items
+   * Include shared drive items as well as My Drive ones; must be true with corpora drive or allDrives
    */
   includeItemsFromAllDrives?: boolean;
   /**
    * Whether the caller supports shared drives
    */
   supportsAllDrives?: boolean;
-}
+};
 
 /**
  * A Drive file or folder (files list/get).
@@ -144,7 +144,7 @@ export interface FilesGetParams {
    */
   fileId: string;
   /**
-   * Partial-response selector, e.g. nextPageToken,files(id,name), or * for every field. Defaults to *.
+   * Partial-response selector, e.g. id,name,mimeType. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
    */
   fields?: string;
   /**
@@ -174,7 +174,7 @@ export interface FilesDownloadParams {
    */
   supportsAllDrives?: boolean;
   /**
-   * HTTP Range header for a partial download, e.g. bytes=0-1023
+   * HTTP Range header for a partial download: bytes=first-last (last >= first, e.g. bytes=0-1023), bytes=first- or bytes=-suffixLength
    */
   range_header?: string;
 }
@@ -210,7 +210,7 @@ export interface FilesExportDownloadParams {
     | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     | "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   /**
-   * HTTP Range header for a partial download, e.g. bytes=0-1023
+   * HTTP Range header for a partial download: bytes=first-last (last >= first, e.g. bytes=0-1023), bytes=first- or bytes=-suffixLength
    */
   range_header?: string;
 }
@@ -235,6 +235,10 @@ export interface DrivesListParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
+  /**
+   * Partial-response selector, e.g. nextPageToken,drives(id,name). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken and each drive's id, so paging and the records stay whole.
+   */
+  fields?: string;
 }
 
 /**
@@ -278,6 +282,10 @@ export interface DrivesGetParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
+  /**
+   * Partial-response selector, e.g. id,name. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
+   */
+  fields?: string;
 }
 
 /**
@@ -304,6 +312,10 @@ export interface PermissionsListParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
+  /**
+   * Partial-response selector, e.g. nextPageToken,permissions(id,role,emailAddress). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken and each permission's id, so paging and the records stay whole.
+   */
+  fields?: string;
 }
 
 /**
@@ -348,6 +360,10 @@ export interface PermissionsGetParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
+  /**
+   * Partial-response selector, e.g. id,role,emailAddress. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
+   */
+  fields?: string;
 }
 
 /**
@@ -375,7 +391,7 @@ export interface CommentsListParams {
    */
   includeDeleted?: boolean;
   /**
-   * Partial-response selector; Drive requires it for comments. When omitted, * (every field) is sent.
+   * Partial-response selector; Drive requires it for comments. When omitted, * (every field) is sent. Whatever you select, the connector also asks for nextPageToken and each comment's id.
    */
   fields?: string;
 }
@@ -431,7 +447,7 @@ export interface CommentsGetParams {
    */
   includeDeleted?: boolean;
   /**
-   * Partial-response selector; Drive requires it for comments. When omitted, * (every field) is sent.
+   * Partial-response selector; Drive requires it for comments. When omitted, * (every field) is sent. Whatever you select, the connector also asks for id.
    */
   fields?: string;
 }
@@ -461,7 +477,7 @@ export interface RepliesListParams {
    */
   includeDeleted?: boolean;
   /**
-   * Partial-response selector; Drive requires it for replies. When omitted, * (every field) is sent.
+   * Partial-response selector; Drive requires it for replies. When omitted, * (every field) is sent. Whatever you select, the connector also asks for nextPageToken and each reply's id.
    */
   fields?: string;
 }
@@ -503,7 +519,7 @@ export interface RepliesGetParams {
    */
   includeDeleted?: boolean;
   /**
-   * Partial-response selector; Drive requires it for replies. When omitted, * (every field) is sent.
+   * Partial-response selector; Drive requires it for replies. When omitted, * (every field) is sent. Whatever you select, the connector also asks for id.
    */
   fields?: string;
 }
@@ -524,6 +540,10 @@ export interface RevisionsListParams {
    * The nextPageToken of a previous page
    */
   pageToken?: string;
+  /**
+   * Partial-response selector, e.g. nextPageToken,revisions(id,size,modifiedTime). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken and each revision's id, so paging and the records stay whole.
+   */
+  fields?: string;
 }
 
 /**
@@ -559,6 +579,10 @@ export interface RevisionsGetParams {
    * Revision id
    */
   revisionId: string;
+  /**
+   * Partial-response selector, e.g. id,size,md5Checksum. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
+   */
+  fields?: string;
 }
 
 /**
@@ -597,6 +621,10 @@ export interface ChangesListParams {
    * Only changes inside My Drive
    */
   restrictToMyDrive?: boolean;
+  /**
+   * Partial-response selector, e.g. nextPageToken,newStartPageToken,changes(fileId,file(name)). Defaults to * (every field): Drive's own default leaves out most of each changed file. Whatever you select, the connector also asks for nextPageToken and newStartPageToken, so the feed can be followed.
+   */
+  fields?: string;
 }
 
 /**

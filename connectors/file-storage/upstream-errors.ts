@@ -3,7 +3,8 @@ import type { UpstreamErrorSettings } from '../../core/sdk/index.ts';
 /**
  * Drive answers `{"error": {"code", "message", "errors": [{"reason"}]}}`. The reason is the stable
  * code; reasons that are the caller's fault keep their meaning, a refused token or a Drive failure is
- * a 502 (core's default for upstream 401/403/5xx).
+ * a 502 (core's default for upstream 401/403/5xx). Drive rate-limits with 429 or with a 403 whose
+ * reason says so: core retries both alike.
  */
 export const driveErrors: UpstreamErrorSettings = {
   codePath: 'error.errors.0.reason',
@@ -25,6 +26,7 @@ export const driveErrors: UpstreamErrorSettings = {
     authError: 502,
     backendError: 502,
   },
+  rateLimitCodes: ['userRateLimitExceeded', 'rateLimitExceeded'],
   detailByCode: {
     fileNotDownloadable:
       'This is a Google Docs editors file (document, spreadsheet, presentation or drawing): it has no binary content to download. Use files_export.download with a target mimeType instead.',

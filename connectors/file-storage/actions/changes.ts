@@ -6,6 +6,7 @@ import change from '../../../schemas/file-storage/records/change.json' with { ty
 import startPageToken from '../../../schemas/file-storage/records/start-page-token.json' with { type: 'json' };
 import about from '../../../schemas/file-storage/records/about.json' with { type: 'json' };
 import changeListMeta from '../../../schemas/file-storage/meta/change-list-meta.json' with { type: 'json' };
+import { selectFields } from './fields.ts';
 
 export const changesActions = [
   defineAction({
@@ -15,7 +16,8 @@ export const changesActions = [
     params: listParams,
     record: change,
     meta: changeListMeta,
-    request: { method: 'GET', path: '/drive/v3/changes' },
+    // A change has no id of its own; what must survive a slim selection is the way to the next page and to the next feed.
+    request: { method: 'GET', path: '/drive/v3/changes', ...selectFields(['nextPageToken', 'newStartPageToken']) },
     response: { records: 'changes', meta: { nextPageToken: 'nextPageToken', newStartPageToken: 'newStartPageToken' } },
     paginated: true,
   }),

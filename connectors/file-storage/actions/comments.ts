@@ -6,9 +6,7 @@ import repliesGetParams from '../../../schemas/file-storage/params/replies.get.j
 import comment from '../../../schemas/file-storage/records/comment.json' with { type: 'json' };
 import reply from '../../../schemas/file-storage/records/reply.json' with { type: 'json' };
 import pageMeta from '../../../schemas/file-storage/meta/page-meta.json' with { type: 'json' };
-
-// Drive refuses comment and reply calls without `fields`; `*` asks for every field when the caller names none.
-const allFields = { fields: '*' };
+import { listFields, recordFields } from './fields.ts';
 
 export const commentsActions = [
   defineAction({
@@ -18,7 +16,7 @@ export const commentsActions = [
     params: commentsListParams,
     record: comment,
     meta: pageMeta,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments', defaults: allFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments', ...listFields('comments') },
     response: { records: 'comments', meta: { nextPageToken: 'nextPageToken' } },
     paginated: true,
   }),
@@ -28,7 +26,7 @@ export const commentsActions = [
     description: 'Get a comment (comments.get).',
     params: commentsGetParams,
     record: comment,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments/{commentId}', defaults: allFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments/{commentId}', ...recordFields },
     response: { records: '' },
   }),
   defineAction({
@@ -38,7 +36,7 @@ export const commentsActions = [
     params: repliesListParams,
     record: reply,
     meta: pageMeta,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments/{commentId}/replies', defaults: allFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments/{commentId}/replies', ...listFields('replies') },
     response: { records: 'replies', meta: { nextPageToken: 'nextPageToken' } },
     paginated: true,
   }),
@@ -48,7 +46,7 @@ export const commentsActions = [
     description: 'Get a reply (replies.get).',
     params: repliesGetParams,
     record: reply,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments/{commentId}/replies/{replyId}', defaults: allFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/comments/{commentId}/replies/{replyId}', ...recordFields },
     response: { records: '' },
   }),
 ];

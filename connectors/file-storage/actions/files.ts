@@ -6,9 +6,7 @@ import exportParams from '../../../schemas/file-storage/params/files_export.down
 import file from '../../../schemas/file-storage/records/file.json' with { type: 'json' };
 import download from '../../../schemas/file-storage/records/download.json' with { type: 'json' };
 import fileListMeta from '../../../schemas/file-storage/meta/file-list-meta.json' with { type: 'json' };
-
-// Drive's default partial response holds four file fields; callers of a connector expect the record SPEC 2.4 lists.
-const allFields = { fields: '*' };
+import { listFields, recordFields } from './fields.ts';
 
 export const filesActions = [
   defineAction({
@@ -18,7 +16,8 @@ export const filesActions = [
     params: listParams,
     record: file,
     meta: fileListMeta,
-    request: { method: 'GET', path: '/drive/v3/files', defaults: allFields },
+    // incompleteSearch too: a slim selection must not hide that Drive searched only part of the corpora.
+    request: { method: 'GET', path: '/drive/v3/files', ...listFields('files', ['nextPageToken', 'incompleteSearch']) },
     response: { records: 'files', meta: { nextPageToken: 'nextPageToken', incompleteSearch: 'incompleteSearch' } },
     paginated: true,
   }),
@@ -28,7 +27,7 @@ export const filesActions = [
     description: "Get a file's metadata (files.get).",
     params: getParams,
     record: file,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}', defaults: allFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}', ...recordFields },
     response: { records: '' },
   }),
   defineAction({

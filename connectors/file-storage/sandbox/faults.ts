@@ -2,9 +2,10 @@ import type { DriveFault } from './types.ts';
 
 /**
  * Injected failures. A status fault answers the next `count` requests whose path starts with
- * `fault.path` with that status. A truncation fault (truncateAfterBytes) applies to the next
- * `count` media or export responses on such paths: the response keeps its own status and headers,
- * and the connection drops after that many body bytes. Faults are consumed first in, first out.
+ * `fault.path` with that status. A media fault applies to the next `count` media or export
+ * responses on such paths: the response keeps its own status and headers, and after that many body
+ * bytes the connection drops (truncateAfterBytes) or goes silent while staying open
+ * (stallAfterBytes). Faults are consumed first in, first out.
  */
 
 interface Pending {
@@ -26,19 +27,23 @@ export class FaultBook {
     return this.take(path, false);
   }
 
-  /** The truncation fault for this media response, if any (consumes one use). */
-  takeTruncation(path: string): DriveFault | undefined {
+  /** The truncation or stall fault for this media response, if any (consumes one use). */
+  takeMedia(path: string): DriveFault | undefined {
     return this.take(path, true);
   }
 
-  private take(path: string, truncation: boolean): DriveFault | undefined {
-    const i = this.pending.findIndex((p) => (p.fault.truncateAfterBytes !== undefined) === truncation && path.startsWith(p.fault.path));
+  private take(path: string, media: boolean): DriveFault | undefined {
+    const i = this.pending.findIndex((p) => isMediaFault(p.fault) === media && path.startsWith(p.fault.path));
     if (i < 0) return undefined;
     const entry = this.pending[i] as Pending;
     entry.remaining--;
     if (entry.remaining <= 0) this.pending.splice(i, 1);
     return entry.fault;
   }
+}
+
+function isMediaFault(fault: DriveFault): boolean {
+  return fault.truncateAfterBytes !== undefined || fault.stallAfterBytes !== undefined;
 }
 
 function isInt(v: unknown): v is number {
@@ -50,9 +55,12 @@ export function checkFault(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'fault must be an object';
   const f = value as Record<string, unknown>;
   if (typeof f.path !== 'string' || !f.path.startsWith('/')) return 'path must be a string starting with /';
-  if (f.truncateAfterBytes !== undefined) {
-    if (!isInt(f.truncateAfterBytes) || f.truncateAfterBytes < 0) return 'truncateAfterBytes must be a non-negative integer';
-    if (f.status !== 200 && f.status !== 206) return 'a truncation fault keeps the response status: status must be 200 or 206';
+  if (f.truncateAfterBytes !== undefined && f.stallAfterBytes !== undefined) return 'give truncateAfterBytes or stallAfterBytes, not both';
+  const mediaKey = f.truncateAfterBytes !== undefined ? 'truncateAfterBytes' : f.stallAfterBytes !== undefined ? 'stallAfterBytes' : undefined;
+  if (mediaKey !== undefined) {
+    const bytes = f[mediaKey];
+    if (!isInt(bytes) || bytes < 0) return `${mediaKey} must be a non-negative integer`;
+    if (f.status !== 200 && f.status !== 206) return 'a media fault keeps the response status: status must be 200 or 206';
   } else if (!isInt(f.status) || f.status < 400 || f.status > 599) {
     return 'status must be an integer HTTP error status (400-599)';
   }

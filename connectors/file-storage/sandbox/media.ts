@@ -38,6 +38,8 @@ export interface MediaOptions {
   range: string | null;
   /** Fault injection: destroy the socket after this many body bytes (headers still claim the full length). */
   truncateAfterBytes?: number;
+  /** Fault injection: after this many body bytes send nothing more, keeping the connection open until the client leaves. */
+  stallAfterBytes?: number;
   headers?: Record<string, string>;
 }
 
@@ -51,6 +53,11 @@ function waitForDrain(res: ServerResponse): Promise<void> {
     res.once('drain', done);
     res.once('close', done);
   });
+}
+
+function waitForClose(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => res.once('close', () => resolve()));
 }
 
 /** Sends the headers now and waits until they are handed to the socket. */
@@ -87,8 +94,9 @@ export async function sendMedia(res: ServerResponse, source: ContentSource, opti
   if (range.kind === 'partial') headers['content-range'] = `bytes ${start}-${end - 1}/${size}`;
   res.writeHead(range.kind === 'partial' ? 206 : 200, headers);
 
-  const cut = options.truncateAfterBytes;
-  // A truncation fault must still deliver the headers, even when it cuts before the first byte.
+  const stall = options.stallAfterBytes;
+  const cut = options.truncateAfterBytes ?? stall;
+  // A media fault must still deliver the headers, even when it strikes before the first byte.
   if (cut !== undefined) await flushHeaders(res);
   const stop = cut === undefined ? end : Math.min(end, start + cut);
   let at = start;
@@ -96,6 +104,12 @@ export async function sendMedia(res: ServerResponse, source: ContentSource, opti
     if (res.destroyed) return;
     const chunk = source.slice(at, Math.min(MAX_SLICE, stop - at));
     at += chunk.length;
+    if (at >= stop && stop < end && stall !== undefined) {
+      // Stall fault: these bytes reach the socket, then silence until the client gives up.
+      await writeLast(res, chunk);
+      await waitForClose(res);
+      return;
+    }
     if (at >= stop && stop < end) {
       // Truncation fault: make sure these bytes reach the socket, then drop the connection.
       await writeLast(res, chunk);
@@ -103,6 +117,10 @@ export async function sendMedia(res: ServerResponse, source: ContentSource, opti
       return;
     }
     if (!res.write(chunk)) await waitForDrain(res);
+  }
+  if (stop < end && stall !== undefined) {
+    await waitForClose(res);
+    return;
   }
   if (stop < end) {
     res.destroy();

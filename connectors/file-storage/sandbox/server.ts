@@ -78,12 +78,13 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     throw err;
   }
   if (result.kind === 'json') return sendJson(res, 200, result.body, pretty);
-  const truncation = deps.faults.takeTruncation(path);
+  const mediaFault = deps.faults.takeMedia(path);
   try {
     await sendMedia(res, result.source, {
       mimeType: result.mimeType,
       range,
-      ...(truncation?.truncateAfterBytes !== undefined ? { truncateAfterBytes: truncation.truncateAfterBytes } : {}),
+      ...(mediaFault?.truncateAfterBytes !== undefined ? { truncateAfterBytes: mediaFault.truncateAfterBytes } : {}),
+      ...(mediaFault?.stallAfterBytes !== undefined ? { stallAfterBytes: mediaFault.stallAfterBytes } : {}),
       ...(result.headers ? { headers: result.headers } : {}),
     });
   } catch (err) {

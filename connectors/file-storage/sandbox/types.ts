@@ -39,6 +39,8 @@ export interface DriveFault {
   retryAfter?: number;
   /** For media and export responses: send the full headers, then destroy the socket after this many body bytes. */
   truncateAfterBytes?: number;
+  /** For media and export responses: send the full headers and this many body bytes, then go silent (the connection stays open). */
+  stallAfterBytes?: number;
   /** Overrides the Drive error reason derived from the status (e.g. 'userRateLimitExceeded' on a 403). */
   reason?: string;
   /** Overrides the error message. */
