@@ -339,6 +339,22 @@ describe('upstream error mapping', () => {
     expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'conversations.list')).toHaveLength(2);
   });
 
+  it("retries a read when Slack reports its own failure in a 200 body, never a write", async () => {
+    fx.sandbox.addFault({ method: 'conversations.list', status: 200, error: 'internal_error' });
+    let before = fx.sandbox.requests.length;
+    expect((await fx.chat.channels.list({ limit: 1 })).result).toHaveLength(1);
+    expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'conversations.list')).toHaveLength(2);
+    const channel = await memberChannel();
+    fx.sandbox.addFault({ method: 'chat.postMessage', status: 200, error: 'fatal_error', afterProcessing: true });
+    before = fx.sandbox.requests.length;
+    const error = await rejectionOf(fx.chat.messages.create({ channel: channel.id, text: 'maybe posted' }));
+    expect([error.status, error.error_code]).toEqual([502, 'fatal_error']);
+    expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'chat.postMessage')).toHaveLength(1);
+    // A rate limit reported in a 200 body was not processed: retried, write or not.
+    fx.sandbox.addFault({ method: 'chat.postMessage', status: 200, error: 'ratelimited', retryAfter: 0 });
+    expect((await fx.chat.messages.create({ channel: channel.id, text: 'after a limit' })).result.text).toBe('after a limit');
+  });
+
   it('never replays a write after a 5xx: one request, a 502, and the caller learns the outcome is unknown', async () => {
     const channel = await memberChannel();
     fx.sandbox.addFault({ method: 'chat.postMessage', status: 500, afterProcessing: true });

@@ -8,6 +8,10 @@ import type { UpstreamErrorSettings } from '../../core/sdk/index.ts';
 export const slackErrors: UpstreamErrorSettings = {
   okField: 'ok',
   codePath: 'error',
+  // Slack had not processed the call: retried after Retry-After, writes included.
+  rateLimitCodes: ['ratelimited', 'rate_limited'],
+  // Slack failed on its side; `fatal_error` may have half-applied a write, so only reads are retried.
+  transientCodes: ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'],
   statusByCode: {
     channel_not_found: 404,
     user_not_found: 404,

@@ -5,13 +5,17 @@ import type { ExecutionTarget } from './execute-action.ts';
 import type { DownloadResult } from './types.ts';
 
 /**
- * Runs a `download` action: looks the file name up when the action declares how, then opens the
- * content stream. Nothing is buffered: the caller pulls chunks from `body`.
+ * Runs a `download` action: opens the content stream and, at the same time, looks the file name up
+ * when the action declares how. Nothing is buffered: the caller pulls chunks from `body`.
  */
 export async function executeDownload(target: ExecutionTarget, action: CompiledAction, params: Record<string, unknown>): Promise<DownloadResult> {
   const { definition } = action;
-  const fileName = definition.fileName ? await lookUpFileName(target, definition.fileName, params) : null;
-  const upstream = await target.transport.requestStream({ call: definition.request!, params, idempotent: true });
+  // Side by side: the name costs no extra round trip, and a refused content request (bad range,
+  // missing file) is the answer at once. The name is "when known", so failing to learn it is no failure.
+  const [upstream, fileName] = await Promise.all([
+    target.transport.requestStream({ call: definition.request!, params, idempotent: true }),
+    definition.fileName ? lookUpFileName(target, definition.fileName, params).catch(() => null) : null,
+  ]);
   const length = upstream.headers['content-length'];
   return {
     status: upstream.status,

@@ -180,6 +180,7 @@ function sendSlack(res: ServerResponse, body: Wire | RawJson): void {
 function sendFault(res: ServerResponse, fault: SandboxFault): void {
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined || fault.status === 429) headers['retry-after'] = String(Math.ceil(fault.retryAfter ?? 1));
+  if (fault.error !== undefined) return sendJson(res, fault.status, { ok: false, error: fault.error }, headers);
   if (fault.status === 429) return sendJson(res, 429, { ok: false, error: 'ratelimited' }, headers);
   if (fault.status === 500) return sendJson(res, 500, { ok: false, error: 'internal_error' }, headers);
   if (fault.status > 500) {

@@ -45,6 +45,8 @@ export interface SandboxFault {
   retryAfter?: number;
   /** Perform the real effect first, then answer with the fault status (an ambiguous failure). */
   afterProcessing?: boolean;
+  /** Answer `{ok: false, error}` with this code, as Slack reports its own failures (with `status` 200, usually). */
+  error?: string;
 }
 
 export type ConversationType = 'public_channel' | 'private_channel' | 'mpim' | 'im';
