@@ -99,6 +99,9 @@ describe('connector plugins', () => {
     expect(attempt([{ ...list, meta: { type: 'bogus' } }])).toThrow(/stations\.list meta schema does not compile/);
     expect(attempt([{ ...get, request: { ...get.request!, body: 'xml' as never } }])).toThrow(/`request\.body` must be "json" or "form"/);
     expect(attempt([{ ...list, response: { ...list.response, meta: { next_page: 42 as never } } }])).toThrow(/`response\.meta` must map names to path strings/);
+    expect(attempt([{ ...get, request: { ...get.request!, fieldSelector: { param: 'fields' } as never } }])).toThrow(/`request\.fieldSelector` needs/);
+    const badErrors = { ...weather.transport.errors, transientCodes: 'internal_error' as never };
+    expect(() => runtime.registerConnector({ ...weather, transport: { ...weather.transport, errors: badErrors } })).toThrow(/transport\.errors\.transientCodes must be a list of strings/);
     const { properties, ...rest } = list.params as { properties: Record<string, unknown> };
     const withoutCursor = { ...rest, properties: Object.fromEntries(Object.entries(properties).filter(([name]) => name !== weather.pagination!.cursorParam)) };
     expect(attempt([{ ...list, params: withoutCursor }])).toThrow(/must declare the cursor param "page"/);

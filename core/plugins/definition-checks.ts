@@ -58,10 +58,17 @@ function checkRequest(call: Partial<UpstreamCall> | undefined): string[] {
   const problems: string[] = [];
   if (call.body !== undefined && !['json', 'form'].includes(call.body)) problems.push('`request.body` must be "json" or "form"');
   if (!isStringMap(call.headerParams)) problems.push('`request.headerParams` must map header names to param names');
+  if (call.fieldSelector !== undefined && (!isObject(call.fieldSelector) || typeof call.fieldSelector.param !== 'string' || !isStringList(call.fieldSelector.alwaysSelect))) {
+    problems.push('`request.fieldSelector` needs a `param` name and an `alwaysSelect` list of strings');
+  }
   if (call.defaults !== undefined && (!isObject(call.defaults) || !Object.values(call.defaults).every((v) => ['string', 'number', 'boolean'].includes(typeof v)))) {
     problems.push('`request.defaults` must map param names to strings, numbers or booleans');
   }
   return problems;
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 /** Absent, or an object whose values are all strings. */
@@ -86,8 +93,15 @@ function checkTransport(transport: ConnectorDefinition['transport'] | undefined)
   for (const key of ['timeoutMs', 'maxRetries', 'maxRetryAfterSeconds'] as const) {
     if (typeof transport[key] !== 'number' || transport[key] < 0) problems.push(`transport.${key} must be a non-negative number`);
   }
+  if (transport.streamIdleTimeoutMs !== undefined && (typeof transport.streamIdleTimeoutMs !== 'number' || transport.streamIdleTimeoutMs <= 0)) {
+    problems.push('transport.streamIdleTimeoutMs must be a positive number');
+  }
   if (!isObject(transport.errors) || typeof transport.errors.codePath !== 'string' || !isObject(transport.errors.statusByCode)) {
     problems.push('transport.errors needs `codePath` and `statusByCode`');
+  } else {
+    for (const key of ['rateLimitCodes', 'transientCodes'] as const) {
+      if (transport.errors[key] !== undefined && !isStringList(transport.errors[key])) problems.push(`transport.errors.${key} must be a list of strings`);
+    }
   }
   return problems;
 }
