@@ -223,14 +223,11 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     // Media faults skip metadata requests, so the name look-up passes and the content request is cut.
     fx.sandbox.addFault({ path, status: 200, truncateAfterBytes: 100_000 });
     const download = await fx.drive.files.download({ fileId, alt: 'media' });
-    const started = Date.now();
     const { bytes, error } = await readSlowly(download, 0);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error!.error_code).toBe('upstream_stream_truncated');
     expect(bytes.length).toBeLessThan(fx.sandbox.contentOf(fileId).length);
-    // Promptly: no retry backoff (about 1 s) between the cut and the caller's error.
-    expect(Date.now() - started).toBeLessThan(500);
-    // And no fresh full-file request behind the caller's back, once a retry would have fired.
+    // No fresh full-file request behind the caller's back, once a retry (about 1 s of backoff) would have fired.
     await sleep(1_300);
     expect(sent(before, path, true)).toHaveLength(1);
   });
@@ -443,12 +440,10 @@ describe('download timeouts: bounded steps up to the response head and silence m
     // Drive stops sending after 100 kB but keeps the connection open.
     fx.sandbox.addFault({ path, status: 200, stallAfterBytes: 100_000 });
     const download = await drive.files.download({ fileId, alt: 'media' });
-    const started = Date.now();
     const { bytes, error } = await readSlowly(download, 0);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error!.error_code).toBe('upstream_timeout');
     expect(bytes.length).toBe(100_000);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT + 1_000);
     expect(sent(before, path, true)).toHaveLength(1);
 
     // A reader that stops pulling a large body for longer than the idle timeout leaves the connection

@@ -927,7 +927,6 @@ describe('large media', () => {
     const md5 = createHash('md5');
     const samples = [0, 65_535, 1_000_003, LARGE / 2 + 17, LARGE - 4096];
     const sampled = new Map<number, Buffer>();
-    const started = Date.now();
     const received = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(`${sb.url}/drive/v3/files/${fileId}?alt=media`, { headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
         expect(res.statusCode).toBe(200);
@@ -945,15 +944,12 @@ describe('large media', () => {
       req.on('error', reject);
       req.end();
     });
-    const seconds = (Date.now() - started) / 1000;
     expect(received).toBe(LARGE);
     expect(peak - baseline, `RSS grew by ${((peak - baseline) / 2 ** 20).toFixed(0)} MiB`).toBeLessThan(96 * 1024 * 1024);
     for (const [at, bytes] of sampled) expect(bytes.equals(sb.contentOf(fileId, at, at + 63)), `bytes at ${at}`).toBe(true);
     expect(sampled.size).toBeGreaterThan(0);
     const checksum = await call(FILE, { fileId }, { fields: 'md5Checksum' });
     expect(checksum.body.md5Checksum).toBe(md5.digest('hex'));
-    // A loose floor (the sandbox does hundreds of MB/s): catches pathological chunking, not load.
-    expect(LARGE / seconds).toBeGreaterThan(25 * 1024 * 1024);
 
     for (const [start, end] of [[0, 1023], [LARGE - 1000, LARGE - 1], [123_456_789, 123_654_321]] as const) {
       const part = await call(FILE, { fileId }, { alt: 'media' }, { headers: { range: `bytes=${start}-${end}` } });
