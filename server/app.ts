@@ -34,7 +34,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   const router = new Router();
   const ajv = createAjv();
   const openApi = buildOpenApi(ROUTES, config.publicUrl);
-  const cors = widgetCors(hosted.tokens);
+  const cors = widgetCors(hosted.tokens, hosted.widgetOrigins);
 
   for (const route of ROUTES) {
     const validateBody: ValidateFunction | undefined = route.body ? ajv.compile(route.body) : undefined;

@@ -14,11 +14,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  logger?: Logger;
+  databaseSchema?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The runtime's clock (milliseconds since the epoch); tests move it past token and widget-origin expiries. */
+  clock?: () => number;
+}
+
 /**
  * Opens the store (migrating it), checks the keys (a KeyConfigurationError refuses the start), makes
  * the first application of an empty install (exactly one, when several instances start together), and listens.
  */
-export async function startServer(config: ServerConfig, options: { logger?: Logger; databaseSchema?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const hosted = await createHostedRuntime({
     databaseUrl: config.databaseUrl,
@@ -28,6 +36,7 @@ export async function startServer(config: ServerConfig, options: { logger?: Logg
     baseUrls: config.baseUrls,
     env: options.env,
     onKeyProblem: (message) => logger.error(message),
+    clock: options.clock,
   });
   const firstApplication = await createFirstApplication(hosted.store);
   const app = createApp(hosted, config, logger);

@@ -2,6 +2,7 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, genera
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApplication } from '../core/hosted/applications.ts';
 import { REGIONS } from '../core/hosted/regions.ts';
+import { REFUSAL_MEMORY_MS } from '../core/hosted/widget-origins.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { BACKENDS, DATA_KEYS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
@@ -258,6 +259,78 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(preflight.statusCode).toBe(204);
       expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
       expect((await get('api/v1/integrations/templates/sources', operator, { origin: 'http://localhost:3000' })).headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('CORS preflights: only for origins of live widget tokens, recorded for every instance', () => {
+    // Its own servers and database: no origin issued by the tests above, and a clock the tests move.
+    let cx: HostedFixture;
+    let offset = 0;
+    beforeAll(async () => {
+      cx = await startHostedFixture(backend, { clock: () => Date.now() + offset });
+    });
+    afterAll(async () => {
+      await cx.close();
+    });
+
+    const preflight = (origin: string, server = cx.server.url) =>
+      cx.http(`${server}/api/v1/embedded/sources`, { prefixUrl: '', method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const corsHeaders = (response: { headers: Record<string, unknown> }) => Object.keys(response.headers).filter((name) => name.startsWith('access-control-'));
+    const issue = async (allowedOrigin: string, server = cx.server.url) => {
+      const response = await cx.http.post(`${server}/api/v1/embedded/widget-token`, { prefixUrl: '', headers: bearer(await cx.operatorToken()), json: { workspace_name: 'cors', allowed_origin: allowedOrigin } });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const expectRefused = async (origin: string, server?: string) => {
+      const response = await preflight(origin, server);
+      expect([response.statusCode, corsHeaders(response)], origin).toEqual([204, []]);
+    };
+    const expectAnswered = async (origin: string, server?: string) => {
+      const response = await preflight(origin, server);
+      expect([response.statusCode, response.headers['access-control-allow-origin']], origin).toEqual([204, origin]);
+      return response;
+    };
+
+    it('refuses a never-issued origin, and answers one once a widget token was issued for it', async () => {
+      await expectRefused('https://app.example.com');
+      for (const never of ['https://never.example', 'null', 'not an origin', `https://${'a'.repeat(400)}.example`]) await expectRefused(never);
+      await issue('https://app.example.com');
+      const answered = await expectAnswered('https://app.example.com');
+      expect(answered.headers).toMatchObject({ 'access-control-allow-methods': 'GET,POST,DELETE', 'access-control-allow-headers': 'Authorization,Content-Type', 'access-control-max-age': '600' });
+      // Compared as the real request is: case and an explicit default port do not matter, scheme and port do.
+      await expectAnswered('HTTPS://App.Example.COM:443');
+      for (const other of ['http://app.example.com', 'https://app.example.com:8443', 'https://other.app.example.com']) await expectRefused(other);
+      // A record answers preflights only: a real request still gets CORS from its own token (a plain scoped token: none).
+      const real = await cx.http.get('api/v1/embedded/scoped-token/info', { headers: { ...bearer(await cx.scopedToken('cors')), origin: 'https://app.example.com' } });
+      expect([real.statusCode, real.headers['access-control-allow-origin']]).toEqual([200, undefined]);
+    });
+
+    it('refuses again once the record expired, answers after a restart and a re-issue, and prunes expired records', async () => {
+      await issue('https://expiring.example');
+      await cx.restart(); // a new process knows only what the store recorded
+      await expectAnswered('https://expiring.example');
+      offset += 1200_000 + 1_000; // past the widget's scoped token's exp
+      await expectRefused('https://expiring.example');
+      await expectRefused('https://app.example.com');
+      offset += 60_000; // and past the prune's allowance for clock skew
+      await issue('https://expiring.example');
+      await expectAnswered('https://expiring.example');
+      // The write pruned the record that expired more than a minute ago; the re-issued one was extended.
+      const everRecorded = (origin: string) => cx.server.hosted.store.widgetOriginLiveUntil(origin, new Date(0).toISOString());
+      expect(await everRecorded('https://app.example.com')).toBeNull();
+      expect(Date.parse((await everRecorded('https://expiring.example'))!)).toBeGreaterThan(Date.now() + offset);
+    });
+
+    it.runIf(backend === 'postgres')('two instances sharing PostgreSQL: a widget token issued on one makes the preflight pass on the other', async () => {
+      const other = await cx.startAnotherServer();
+      await expectRefused('https://shared.example', other.url);
+      await issue('https://shared.example');
+      await issue('https://fresh.example');
+      await expectAnswered('https://fresh.example', other.url);
+      // The other instance remembered its refusal of shared.example, for a few seconds at most.
+      offset += REFUSAL_MEMORY_MS;
+      await expectAnswered('https://shared.example', other.url);
+      await issue('https://back.example', other.url);
+      await expectAnswered('https://back.example');
     });
   });
 

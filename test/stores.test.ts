@@ -106,6 +106,36 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect((await store.listTemplates(org, 'connection')).map((t) => t.name)).toEqual(['Warehouse']);
   });
 
+  it('records widget origins: re-issuing extends expires_at (never shortens it), look-ups see only live ones, the prune deletes expired ones', async () => {
+    const workspace = await store.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'widgets', region_id: 'r', created_at: now() });
+    const neighbour = await store.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'widgets-2', region_id: 'r', created_at: now() });
+    const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute)).toISOString();
+    const record = (s: Store, workspaceId: string, origin: string, expiresAt: string) => s.recordWidgetOrigin({ organization_id: org, workspace_id: workspaceId, origin, expires_at: expiresAt });
+    await record(store, workspace.id, 'https://a.example', at(20));
+    expect(await store.widgetOriginLiveUntil('https://a.example', at(0))).toBe(at(20));
+    expect(await store.widgetOriginLiveUntil('https://a.example', at(20))).toBeNull(); // expired at expires_at
+    expect(await store.widgetOriginLiveUntil('https://A.example', at(0))).toBeNull(); // exact: callers compare the browser's form
+    expect(await store.widgetOriginLiveUntil('https://b.example', at(0))).toBeNull();
+    await record(store, workspace.id, 'https://a.example', at(30));
+    await record(store, workspace.id, 'https://a.example', at(25));
+    expect(await store.widgetOriginLiveUntil('https://a.example', at(0))).toBe(at(30));
+    // Two store instances (two servers) re-issuing at once: one row, the later expiry.
+    const other = await open();
+    try {
+      await Promise.all([record(store, workspace.id, 'https://a.example', at(35)), record(other, workspace.id, 'https://a.example', at(33))]);
+    } finally {
+      await other.close();
+    }
+    expect(await store.widgetOriginLiveUntil('https://a.example', at(0))).toBe(at(35));
+    await record(store, neighbour.id, 'https://a.example', at(40));
+    expect(await store.widgetOriginLiveUntil('https://a.example', at(36))).toBe(at(40));
+    await record(store, workspace.id, 'https://b.example', at(10));
+    expect(await store.deleteExpiredWidgetOrigins(at(35))).toBe(2);
+    expect(await store.widgetOriginLiveUntil('https://b.example', at(0))).toBeNull();
+    expect(await store.widgetOriginLiveUntil('https://a.example', at(0))).toBe(at(40));
+    await expect(record(store, randomUUID(), 'https://a.example', at(50))).rejects.toThrow(); // no such workspace
+  });
+
   it('keeps connectors, filters them, and deletes them', async () => {
     const workspace = await store.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'conn', region_id: 'r', created_at: now() });
     const [template] = await store.listTemplates(org, 'source');

@@ -34,6 +34,14 @@ export function originMatches(allowed: string, origin: string): boolean {
   return normalize(allowed) === normalize(origin);
 }
 
+/**
+ * The form originMatches compares an Origin header in, or undefined when it does not parse: an origin
+ * that does not parse matches no allowed origin (those are stored parsed), so it needs no look-up.
+ */
+export function comparableOrigin(origin: string): string | undefined {
+  return parse(origin)?.origin;
+}
+
 function parse(value: string): URL | undefined {
   try {
     return new URL(value);

@@ -5,6 +5,7 @@ import { createStore } from '../stores/create-store.ts';
 import type { Store } from '../stores/types.ts';
 import { HostedConnectors } from './hosted-connectors.ts';
 import { TokenService } from './token-service.ts';
+import { WidgetOrigins } from './widget-origins.ts';
 import { LocalWorkspaceDirectory, type CloudWorkspaceDirectory } from './workspaces.ts';
 
 export interface HostedRuntimeOptions {
@@ -21,6 +22,8 @@ export interface HostedRuntimeOptions {
   cloud?: CloudWorkspaceDirectory;
   /** Told about key problems the runtime works around while serving (see TokenService). */
   onKeyProblem?: (message: string) => void;
+  /** Milliseconds since the epoch, for token lifetimes and widget-origin expiry; tests move it. */
+  clock?: () => number;
 }
 
 /** Everything the hosted service runs on, built once at start: what `server/` adapts to HTTP. */
@@ -28,6 +31,8 @@ export interface HostedRuntime {
   store: Store;
   keyring: DataKeyring;
   tokens: TokenService;
+  /** Origins of live widget tokens, for CORS preflights. */
+  widgetOrigins: WidgetOrigins;
   runtime: Runtime;
   connectors: HostedConnectors;
   cloud: CloudWorkspaceDirectory;
@@ -42,7 +47,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   // Keys first: a refused configuration must not have touched the database.
   const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
   const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: options.databaseSchema });
-  const tokens = new TokenService(store, keyring, options.issuer, options.onKeyProblem ? { onKeyProblem: options.onKeyProblem } : {});
+  const tokens = new TokenService(store, keyring, options.issuer, { clock: options.clock, onKeyProblem: options.onKeyProblem });
   try {
     await tokens.start();
   } catch (error) {
@@ -56,6 +61,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     keyring,
     runtime,
     tokens,
+    widgetOrigins: new WidgetOrigins(store, { clock: options.clock }),
     connectors: new HostedConnectors(store, keyring, runtime, options.baseUrls),
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
     close: () => store.close(),

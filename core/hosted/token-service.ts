@@ -79,10 +79,22 @@ export class TokenService {
 
   async issueOperatorToken(clientId: string, organizationId: string): Promise<string> {
     const claims: Omit<OperatorTokenClaims, 'sub'> = { token_use: 'operator', organization_id: organizationId };
-    return this.sign(claims, clientId, OPERATOR_TOKEN_TTL_SECONDS);
+    return (await this.sign(claims, clientId, OPERATOR_TOKEN_TTL_SECONDS)).token;
   }
 
-  async issueScopedToken(organizationId: string, workspaceId: string, widget?: WidgetScope): Promise<string> {
+  async issueScopedToken(organizationId: string, workspaceId: string): Promise<string> {
+    return (await this.issueScoped(organizationId, workspaceId)).token;
+  }
+
+  /**
+   * A widget's scoped token and its `exp` (seconds since the epoch): the caller records the widget's
+   * origin until then (WidgetOrigins), so that CORS preflights from it are answered.
+   */
+  issueWidgetToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<{ token: string; exp: number }> {
+    return this.issueScoped(organizationId, workspaceId, widget);
+  }
+
+  private issueScoped(organizationId: string, workspaceId: string, widget?: WidgetScope): Promise<{ token: string; exp: number }> {
     const claims: Omit<ScopedTokenClaims, 'sub'> = {
       token_use: 'scoped',
       organization_id: organizationId,
@@ -142,20 +154,22 @@ export class TokenService {
     return kid;
   }
 
-  private async sign(claims: object, subject: string, ttlSeconds: number): Promise<string> {
+  private async sign(claims: object, subject: string, ttlSeconds: number): Promise<{ token: string; exp: number }> {
     await this.ensureKeys();
     const { kid, key } = this.signing!;
     const header: JWTHeaderParameters = { alg: ALG, kid, typ: 'JWT' };
     const now = Math.floor(this.clock() / 1000);
-    return new SignJWT({ ...claims })
+    const exp = now + ttlSeconds;
+    const token = await new SignJWT({ ...claims })
       .setProtectedHeader(header)
       .setIssuer(this.issuer)
       .setAudience(AUDIENCE)
       .setSubject(subject)
       .setJti(randomUUID())
       .setIssuedAt(now)
-      .setExpirationTime(now + ttlSeconds)
+      .setExpirationTime(exp)
       .sign(key);
+    return { token, exp };
   }
 
   private async publicKeyFor(header: JWTHeaderParameters): Promise<CryptoKey | Uint8Array> {

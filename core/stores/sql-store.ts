@@ -1,6 +1,6 @@
 import type { SqlDriver } from './sql-driver.ts';
 import { migrate } from './migrate.ts';
-import type { Application, ConnectorFilter, Organization, SigningKey, Store, StoredConnector, Template, TemplateKind, Workspace } from './types.ts';
+import type { Application, ConnectorFilter, Organization, SigningKey, Store, StoredConnector, Template, TemplateKind, WidgetOrigin, Workspace } from './types.ts';
 
 interface SigningKeyRow {
   kid: string;
@@ -172,6 +172,24 @@ export class SqlStore implements Store {
 
   async deleteConnector(id: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM connectors WHERE id = ?', [id])).changes > 0;
+  }
+
+  async recordWidgetOrigin(record: WidgetOrigin): Promise<void> {
+    // Never shortened: an instance whose clock is behind must not cut short a token another one issued.
+    await this.db.run(
+      `INSERT INTO widget_origins (organization_id, workspace_id, origin, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (workspace_id, origin) DO UPDATE SET expires_at = excluded.expires_at WHERE excluded.expires_at > widget_origins.expires_at`,
+      [record.organization_id, record.workspace_id, record.origin, record.expires_at],
+    );
+  }
+
+  async widgetOriginLiveUntil(origin: string, now: string): Promise<string | null> {
+    const row = await this.db.get<{ expires_at: string | null }>('SELECT MAX(expires_at) AS expires_at FROM widget_origins WHERE origin = ? AND expires_at > ?', [origin, now]);
+    return row?.expires_at ?? null;
+  }
+
+  async deleteExpiredWidgetOrigins(before: string): Promise<number> {
+    return (await this.db.run('DELETE FROM widget_origins WHERE expires_at <= ?', [before])).changes;
   }
 }
 

@@ -73,6 +73,19 @@ export interface StoredConnector {
   created_at: string;
 }
 
+/**
+ * The origin of a widget token, recorded where every instance sees it: CORS preflights carry no token,
+ * so they are answered for the origins that have a live record.
+ */
+export interface WidgetOrigin {
+  organization_id: string;
+  workspace_id: string;
+  /** As the token carries it: the form browsers send in `Origin` (see checkAllowedOrigin). */
+  origin: string;
+  /** The widget's scoped token's `exp`. */
+  expires_at: string;
+}
+
 export interface ConnectorFilter {
   workspace_id: string;
   external_user_id?: string;
@@ -120,4 +133,11 @@ export interface Store {
   listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]>;
   /** True when a row was deleted. */
   deleteConnector(id: string): Promise<boolean>;
+
+  /** Records a widget token's origin; one already recorded for that workspace keeps the later expires_at. */
+  recordWidgetOrigin(record: WidgetOrigin): Promise<void>;
+  /** The latest expires_at of the origin's records still live at `now` (any workspace), or null: none is. */
+  widgetOriginLiveUntil(origin: string, now: string): Promise<string | null>;
+  /** Deletes the records expired at or before `before`; answers how many. */
+  deleteExpiredWidgetOrigins(before: string): Promise<number>;
 }

@@ -1,33 +1,47 @@
 import cors from '@koa/cors';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { originMatches } from '../../core/hosted/allowed-origin.ts';
 import type { TokenService } from '../../core/hosted/token-service.ts';
+import type { WidgetOrigins } from '../../core/hosted/widget-origins.ts';
 import { bearerToken } from './authenticate.ts';
 
 /**
  * CORS for the embedded widget only: a response carries Access-Control-Allow-Origin just when the
  * request's scoped token is a widget's and the Origin is its `allowed_origin`.
  *
- * Preflights carry no token, so they are answered for any origin. Narrowing them to the origins of
- * live widget tokens needs those origins recorded where every instance sees them (a store table);
- * a per-process list would refuse a valid widget after a restart or on another instance. What a
- * preflight grants is only permission to send the real request, and that request is where the
- * origin is enforced: a widget token from another origin is a 403 before anything runs, and no
- * response is readable by a page without this header (README "Hosted server").
+ * Preflights carry no token, so the origin alone decides: they are answered, with every CORS
+ * preflight header, only for the origin of a widget token that has not expired, as recorded in the
+ * store when the token was issued (so every instance, and a restarted one, knows it). Any other
+ * preflight is a 204 without CORS headers, and the browser sends nothing more. The real request is
+ * still checked against its token: a widget token from another origin is a 403 before anything runs
+ * (README "Hosted server").
  */
-export function widgetCors(tokens: TokenService): Middleware {
-  return cors({
+export function widgetCors(tokens: TokenService, origins: WidgetOrigins): Middleware {
+  const answer = cors({
     allowMethods: ['GET', 'POST', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type'],
     exposeHeaders: ['Content-Disposition', 'Content-Range', 'Retry-After'],
     maxAge: 600,
     origin: async (ctx) => {
       const origin = ctx.get('Origin');
-      if (ctx.method === 'OPTIONS') return origin;
+      if (!origin) return '';
+      if (ctx.method === 'OPTIONS') return (await origins.isLive(origin)) ? origin : '';
       const token = bearerToken(ctx);
       if (!token) return '';
       const claims = await tokens.verify(token, 'scoped').catch(() => undefined);
       return claims?.widget && originMatches(claims.widget.allowed_origin, origin) ? origin : '';
     },
   });
+  // @koa/cors hands a request whose origin it refuses on to the route; a refused preflight stops here
+  // instead (the route would answer a misleading 401: a preflight never has a token to send).
+  return (ctx, next) => answer(ctx, () => (isPreflight(ctx) ? refusePreflight(ctx) : next()));
+}
+
+function isPreflight(ctx: ParameterizedContext): boolean {
+  return ctx.method === 'OPTIONS' && ctx.get('Origin') !== '' && ctx.get('Access-Control-Request-Method') !== '';
+}
+
+/** Answered, with no CORS header: the browser then blocks the request it asked about. */
+async function refusePreflight(ctx: ParameterizedContext): Promise<void> {
+  ctx.status = 204;
 }

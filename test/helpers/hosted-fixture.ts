@@ -61,7 +61,8 @@ export interface HostedFixture {
   close(): Promise<void>;
 }
 
-export async function startHostedFixture(backend: Backend, options: { chatClock?: () => number } = {}): Promise<HostedFixture> {
+/** `clock`: the servers' clock (tokens and widget origins), shared by every server the fixture starts. */
+export async function startHostedFixture(backend: Backend, options: { chatClock?: () => number; clock?: () => number } = {}): Promise<HostedFixture> {
   const chatSandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, ...(options.chatClock ? { clock: options.chatClock } : {}) });
   const driveSandbox = await DriveSandbox.start({ token: DRIVE_TOKEN, largeFileBytes: 2 * 1024 * 1024 + 3 });
   const database = await createTestDatabase(backend);
@@ -77,7 +78,7 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
     bodyLimitBytes: 64 * 1024,
   };
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
-  const start = (port = 0) => startServer({ ...config, port }, { logger, env, ...(database.schema ? { databaseSchema: database.schema } : {}) });
+  const start = (port = 0) => startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });
   const server = await start();
   const others: RunningServer[] = [];
   const http = got.extend({ prefixUrl: server.url, throwHttpErrors: false, retry: { limit: 0 } });
