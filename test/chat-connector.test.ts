@@ -355,6 +355,21 @@ describe('upstream error mapping', () => {
     expect((await fx.chat.messages.create({ channel: channel.id, text: 'after a limit' })).result.text).toBe('after a limit');
   });
 
+  it('an error status keeps its meaning whatever ok:false code its body carries: 5xx retried for reads, then 502', async () => {
+    fx.sandbox.addFault({ method: 'conversations.list', status: 503, error: 'weird_thing' });
+    let before = fx.sandbox.requests.length;
+    expect((await fx.chat.channels.list({ limit: 1 })).result).toHaveLength(1);
+    expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'conversations.list')).toHaveLength(2);
+    fx.sandbox.addFault({ method: 'conversations.list', status: 503, error: 'weird_thing', count: 4 });
+    const exhausted = await rejectionOf(fx.chat.channels.list({ limit: 1 }));
+    expect([exhausted.status, exhausted.error_code]).toEqual([502, 'weird_thing']);
+    fx.sandbox.addFault({ method: 'conversations.list', status: 403, error: 'weird_thing' });
+    before = fx.sandbox.requests.length;
+    const refused = await rejectionOf(fx.chat.channels.list({ limit: 1 }));
+    expect([refused.status, refused.error_code]).toEqual([502, 'weird_thing']);
+    expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'conversations.list')).toHaveLength(1);
+  });
+
   it('never replays a write after a 5xx: one request, a 502, and the caller learns the outcome is unknown', async () => {
     const channel = await memberChannel();
     fx.sandbox.addFault({ method: 'chat.postMessage', status: 500, afterProcessing: true });

@@ -22,8 +22,6 @@ export const slackErrors: UpstreamErrorSettings = {
     already_reacted: 409,
     is_archived: 409,
     already_archived: 409,
-    ratelimited: 429,
-    rate_limited: 429,
     not_authed: 502,
     invalid_auth: 502,
     account_inactive: 502,

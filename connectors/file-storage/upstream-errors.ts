@@ -21,8 +21,6 @@ export const driveErrors: UpstreamErrorSettings = {
     requestedRangeNotSatisfiable: 416,
     insufficientFilePermissions: 403,
     cannotDownloadAbusiveFile: 403,
-    rateLimitExceeded: 429,
-    userRateLimitExceeded: 429,
     authError: 502,
     backendError: 502,
   },

@@ -12,11 +12,9 @@ export class SharedValue<T> {
   private current: Fetched<T> | null = null;
   private pending: Promise<Fetched<T>> | null = null;
 
-  constructor(private readonly clock: () => number = Date.now) {}
-
   /** The cached value while valid; else the fetch in flight, or `fetch()` started now. */
   async get(fetch: () => Promise<Fetched<T>>): Promise<T> {
-    if (this.current && this.current.validUntil > this.clock()) return this.current.value;
+    if (this.current && this.current.validUntil > Date.now()) return this.current.value;
     this.pending ??= fetch()
       .then((fetched) => (this.current = fetched))
       .finally(() => (this.pending = null));
@@ -25,11 +23,9 @@ export class SharedValue<T> {
 
   /**
    * Forgets `value` after the server refused it, unless it was already replaced: of several callers
-   * refused with the same value, only the first causes a new fetch. True when it was the current one.
+   * refused with the same value, only the first causes a new fetch.
    */
-  discard(value: T): boolean {
-    if (this.current?.value !== value) return false;
-    this.current = null;
-    return true;
+  discard(value: T): void {
+    if (this.current?.value === value) this.current = null;
   }
 }

@@ -11,7 +11,7 @@ export interface NewApplicationCredentials {
 }
 
 /** Name of the organization the first start of an empty install creates. */
-export const FIRST_ORGANIZATION_NAME = 'local';
+const FIRST_ORGANIZATION_NAME = 'local';
 /** Advisory-lock key serialising application creation across instances (and admin runs) sharing a database. */
 const APPLICATIONS_LOCK = 7_263_105;
 

@@ -86,6 +86,9 @@ export class HttpTransport {
                 (response) => {
                   // An upstream that answers failures with 200 (Slack's ok:false): hand the body to the
                   // retry policy as a failure, so transient and rate-limit codes are retried as declared.
+                  // got runs this hook before its own status check: an error status keeps the HTTPError
+                  // path (5xx retried for reads, 502 after), whatever its body says.
+                  if (response.statusCode < 200 || response.statusCode > 299) return response;
                   const body = response.body as Record<string, unknown> | null;
                   if (body !== null && typeof body === 'object' && body[okField] === false) throw new UpstreamBodyFailure(body);
                   return response;

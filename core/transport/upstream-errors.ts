@@ -4,11 +4,6 @@ import type { TransportSettings, UpstreamErrorSettings } from '../sdk/index.ts';
 import { readPath } from './object-path.ts';
 
 /**
- * Maps every way an upstream call can fail to one typed error. Only upstream codes and statuses reach
- * the caller: never the upstream URL, headers or body, which could carry credentials.
- */
-
-/**
  * A failure the upstream reported inside a success body (Slack's HTTP 200 `ok: false`). Thrown from
  * got's afterResponse hook so the body goes through got's retry policy like an HTTP error would.
  */
@@ -38,7 +33,7 @@ export function failureKind(error: RequestError, settings: UpstreamErrorSettings
   return 'transient';
 }
 
-export function errorFromErrorBody(body: unknown, settings: UpstreamErrorSettings, upstreamStatus: number, fallbackStatus: number): PlugboardError {
+function errorFromErrorBody(body: unknown, settings: UpstreamErrorSettings, upstreamStatus: number, fallbackStatus: number): PlugboardError {
   const code = codeIn(body, settings);
   const status = (code && settings.statusByCode[code]) || fallbackStatus;
   const detail = describeFailure(body, settings, code, upstreamStatus);
@@ -48,6 +43,11 @@ export function errorFromErrorBody(body: unknown, settings: UpstreamErrorSetting
   return errorForStatus(status, detail, errorCode);
 }
 
+/**
+ * Maps every way an upstream call can fail to one typed error. Only upstream codes and statuses reach
+ * the caller: never the upstream URL, headers or body, which could carry credentials. A declared
+ * rate-limit code is a 429 by declaration; `statusByCode` need not repeat it.
+ */
 export function errorFromGot(error: unknown, settings: TransportSettings): PlugboardError {
   const { errors } = settings;
   if (error instanceof RequestError && error.response && (error instanceof HTTPError || error.cause instanceof UpstreamBodyFailure)) {
