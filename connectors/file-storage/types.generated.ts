@@ -216,7 +216,7 @@ export interface FilesExportDownloadParams {
 }
 
 /**
- * List shared drives.
+ * List shared drives. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface DrivesListParams {
   /**
@@ -235,10 +235,6 @@ export interface DrivesListParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
-  /**
-   * Partial-response selector, e.g. nextPageToken,drives(id,name). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken and each drive's id, so paging and the records stay whole.
-   */
-  fields?: string;
 }
 
 /**
@@ -271,7 +267,7 @@ export interface PageMeta {
 }
 
 /**
- * Get a shared drive.
+ * Get a shared drive. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface DrivesGetParams {
   /**
@@ -282,14 +278,10 @@ export interface DrivesGetParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
-  /**
-   * Partial-response selector, e.g. id,name. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
-   */
-  fields?: string;
 }
 
 /**
- * List a file's or shared drive's permissions.
+ * List a file's or shared drive's permissions. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface PermissionsListParams {
   /**
@@ -312,10 +304,6 @@ export interface PermissionsListParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
-  /**
-   * Partial-response selector, e.g. nextPageToken,permissions(id,role,emailAddress). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken and each permission's id, so paging and the records stay whole.
-   */
-  fields?: string;
 }
 
 /**
@@ -341,7 +329,7 @@ export interface Permission {
 }
 
 /**
- * Get a permission.
+ * Get a permission. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface PermissionsGetParams {
   /**
@@ -360,10 +348,6 @@ export interface PermissionsGetParams {
    * Act as a domain administrator
    */
   useDomainAdminAccess?: boolean;
-  /**
-   * Partial-response selector, e.g. id,role,emailAddress. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
-   */
-  fields?: string;
 }
 
 /**
@@ -525,7 +509,7 @@ export interface RepliesGetParams {
 }
 
 /**
- * List a file's revisions.
+ * List a file's revisions. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface RevisionsListParams {
   /**
@@ -540,10 +524,6 @@ export interface RevisionsListParams {
    * The nextPageToken of a previous page
    */
   pageToken?: string;
-  /**
-   * Partial-response selector, e.g. nextPageToken,revisions(id,size,modifiedTime). Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for nextPageToken and each revision's id, so paging and the records stay whole.
-   */
-  fields?: string;
 }
 
 /**
@@ -568,7 +548,7 @@ export interface Revision {
 }
 
 /**
- * Get a revision's metadata.
+ * Get a revision's metadata. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface RevisionsGetParams {
   /**
@@ -579,14 +559,10 @@ export interface RevisionsGetParams {
    * Revision id
    */
   revisionId: string;
-  /**
-   * Partial-response selector, e.g. id,size,md5Checksum. Defaults to * (every field): Drive's own default is only a few fields. Whatever you select, the connector also asks for id.
-   */
-  fields?: string;
 }
 
 /**
- * List changes since a page token.
+ * List changes since a page token. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
  */
 export interface ChangesListParams {
   /**
@@ -621,10 +597,6 @@ export interface ChangesListParams {
    * Only changes inside My Drive
    */
   restrictToMyDrive?: boolean;
-  /**
-   * Partial-response selector, e.g. nextPageToken,newStartPageToken,changes(fileId,file(name)). Defaults to * (every field): Drive's own default leaves out most of each changed file. Whatever you select, the connector also asks for nextPageToken and newStartPageToken, so the feed can be followed.
-   */
-  fields?: string;
 }
 
 /**

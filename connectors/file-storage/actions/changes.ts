@@ -6,7 +6,7 @@ import change from '../../../schemas/file-storage/records/change.json' with { ty
 import startPageToken from '../../../schemas/file-storage/records/start-page-token.json' with { type: 'json' };
 import about from '../../../schemas/file-storage/records/about.json' with { type: 'json' };
 import changeListMeta from '../../../schemas/file-storage/meta/change-list-meta.json' with { type: 'json' };
-import { selectFields } from './fields.ts';
+import { everyField } from './fields.ts';
 
 export const changesActions = [
   defineAction({
@@ -17,7 +17,7 @@ export const changesActions = [
     record: change,
     meta: changeListMeta,
     // A change has no id of its own; what must survive a slim selection is the way to the next page and to the next feed.
-    request: { method: 'GET', path: '/drive/v3/changes', ...selectFields(['nextPageToken', 'newStartPageToken']) },
+    request: { method: 'GET', path: '/drive/v3/changes', ...everyField },
     response: { records: 'changes', meta: { nextPageToken: 'nextPageToken', newStartPageToken: 'newStartPageToken' } },
     paginated: true,
   }),

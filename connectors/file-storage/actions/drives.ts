@@ -3,7 +3,7 @@ import listParams from '../../../schemas/file-storage/params/drives.list.json' w
 import getParams from '../../../schemas/file-storage/params/drives.get.json' with { type: 'json' };
 import drive from '../../../schemas/file-storage/records/drive.json' with { type: 'json' };
 import pageMeta from '../../../schemas/file-storage/meta/page-meta.json' with { type: 'json' };
-import { listFields, recordFields } from './fields.ts';
+import { everyField } from './fields.ts';
 
 export const drivesActions = [
   defineAction({
@@ -13,7 +13,7 @@ export const drivesActions = [
     params: listParams,
     record: drive,
     meta: pageMeta,
-    request: { method: 'GET', path: '/drive/v3/drives', ...listFields('drives') },
+    request: { method: 'GET', path: '/drive/v3/drives', ...everyField },
     response: { records: 'drives', meta: { nextPageToken: 'nextPageToken' } },
     paginated: true,
   }),
@@ -23,7 +23,7 @@ export const drivesActions = [
     description: 'Get a shared drive (drives.get).',
     params: getParams,
     record: drive,
-    request: { method: 'GET', path: '/drive/v3/drives/{driveId}', ...recordFields },
+    request: { method: 'GET', path: '/drive/v3/drives/{driveId}', ...everyField },
     response: { records: '' },
   }),
 ];

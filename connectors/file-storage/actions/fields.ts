@@ -18,3 +18,9 @@ export function listFields(collection: string, meta: string[] = ['nextPageToken'
 
 /** A single record: its id. */
 export const recordFields = selectFields(['id']);
+
+/**
+ * Every field, for the reads whose SPEC params have no `fields`: Drive's default partial response
+ * would leave most of the record null.
+ */
+export const everyField: Pick<UpstreamCall, 'defaults'> = { defaults: { fields: '*' } };

@@ -3,7 +3,7 @@ import listParams from '../../../schemas/file-storage/params/permissions.list.js
 import getParams from '../../../schemas/file-storage/params/permissions.get.json' with { type: 'json' };
 import permission from '../../../schemas/file-storage/records/permission.json' with { type: 'json' };
 import pageMeta from '../../../schemas/file-storage/meta/page-meta.json' with { type: 'json' };
-import { listFields, recordFields } from './fields.ts';
+import { everyField } from './fields.ts';
 
 export const permissionsActions = [
   defineAction({
@@ -13,7 +13,7 @@ export const permissionsActions = [
     params: listParams,
     record: permission,
     meta: pageMeta,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/permissions', ...listFields('permissions') },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/permissions', ...everyField },
     response: { records: 'permissions', meta: { nextPageToken: 'nextPageToken' } },
     paginated: true,
   }),
@@ -23,7 +23,7 @@ export const permissionsActions = [
     description: 'Get a permission (permissions.get).',
     params: getParams,
     record: permission,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/permissions/{permissionId}', ...recordFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/permissions/{permissionId}', ...everyField },
     response: { records: '' },
   }),
 ];

@@ -3,7 +3,7 @@ import listParams from '../../../schemas/file-storage/params/revisions.list.json
 import getParams from '../../../schemas/file-storage/params/revisions.get.json' with { type: 'json' };
 import revision from '../../../schemas/file-storage/records/revision.json' with { type: 'json' };
 import pageMeta from '../../../schemas/file-storage/meta/page-meta.json' with { type: 'json' };
-import { listFields, recordFields } from './fields.ts';
+import { everyField } from './fields.ts';
 
 export const revisionsActions = [
   defineAction({
@@ -13,7 +13,7 @@ export const revisionsActions = [
     params: listParams,
     record: revision,
     meta: pageMeta,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/revisions', ...listFields('revisions') },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/revisions', ...everyField },
     response: { records: 'revisions', meta: { nextPageToken: 'nextPageToken' } },
     paginated: true,
   }),
@@ -23,7 +23,7 @@ export const revisionsActions = [
     description: "Get a revision's metadata (revisions.get).",
     params: getParams,
     record: revision,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}/revisions/{revisionId}', ...recordFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}/revisions/{revisionId}', ...everyField },
     response: { records: '' },
   }),
 ];
