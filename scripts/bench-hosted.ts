@@ -5,61 +5,31 @@
  * SQLite data dir). Prints medians, p99 and throughput, and last
  * `hosted_latency_ratio=<hosted median / in-process median at concurrency 1>` (target: at most 2.0).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import got from 'got';
 import { createRuntime } from '../core/index.ts';
+import { quantile, startSandboxAndServer, stopChildren, timed } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 30;
 const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT_REQUESTS ?? 640);
 const TOKEN_SECONDS = 3;
 const token = 'xoxb-bench-hosted';
-const root = fileURLToPath(new URL('..', import.meta.url));
-const children: ChildProcess[] = [];
-
-/** Starts a TS entry point as a child and resolves with the first stdout line matching `pattern`, plus every line before it. */
-async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ match: RegExpMatchArray; lines: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const lines: string[] = [];
-  for await (const line of createInterface({ input: child.stdout! })) {
-    lines.push(line);
-    const match = pattern.exec(line);
-    if (match) return { match, lines };
-  }
-  throw new Error(`${args.join(' ')} exited before printing ${pattern}`);
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-'));
 try {
-  const sandbox = await startChild(['scripts/sandbox.ts', 'chat', '--token', token, '--set', 'users=1000', '--set', 'channels=5', '--set', 'messagesPerChannel=5'], {}, /listening: (\S+)/);
-  const sandboxUrl = sandbox.match[1]!;
-  const server = await startChild(['server/main.ts'], { PORT: '0', PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_CHAT_BASE_URL: sandboxUrl, LOG_LEVEL: 'warn' }, /listening on (\S+)/);
-  const serverUrl = server.match[1]!;
-  const credentials = JSON.parse(server.lines.find((line) => line.startsWith('{'))!) as { client_id: string; client_secret: string };
-
+  const { sandboxUrl, serverUrl, credentials } = await startSandboxAndServer(token, dataDir);
   const runtime = await createRuntime();
   const local = runtime.connector('chat', { credentials: { token }, base_url: sandboxUrl });
   const hosted = runtime.connector('chat', { external_user_id: 'bench-user', client_id: credentials.client_id, client_secret: credentials.client_secret, server_url: serverUrl });
   const http = got.extend({ prefixUrl: serverUrl });
-  const operator = await http.post('api/v1/account/applications/token', { json: credentials }).json<{ access_token: string }>();
-  const scoped = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator.access_token}` }, json: { workspace_name: 'bench-user' } }).json<{ token: string }>();
-  await http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped.token}` }, json: { external_user_id: 'bench-user', connector_type: 'chat', credentials: { token } } });
 
   const listPage = async (client: typeof local) => {
     const page = await client.users.list({ limit: 200 });
     if (page.result.length !== 200) throw new Error('page is not 200 users');
-  };
-  const timed = async (work: () => Promise<void>) => {
-    const started = performance.now();
-    await work();
-    return performance.now() - started;
   };
 
   // Concurrency 1, interleaved.
@@ -99,7 +69,6 @@ try {
     }),
   );
 
-  const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
   const line = (label: string, values: number[], perSecond?: number) =>
     console.log(`${label}: median_ms=${quantile(values, 0.5).toFixed(2)} p99_ms=${quantile(values, 0.99).toFixed(2)}${perSecond ? ` throughput_rps=${perSecond.toFixed(0)}` : ''}`);
   console.log(`users.list, page of 200; concurrency 1: ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; concurrency 16: ${CONCURRENT_REQUESTS} requests`);
@@ -110,6 +79,6 @@ try {
   console.log(`operator tokens: ${(issued / TOKEN_SECONDS).toFixed(1)} per second (4 concurrent clients)`);
   console.log(`hosted_latency_ratio=${(quantile(sequential.hosted, 0.5) / quantile(sequential.inProcess, 0.5)).toFixed(3)}`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  stopChildren();
   rmSync(dataDir, { recursive: true, force: true });
 }

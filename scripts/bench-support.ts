@@ -1,0 +1,59 @@
+/** What the benchmarks share: child processes that print their address, and order statistics. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import got from 'got';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const children: ChildProcess[] = [];
+
+/** Starts a TS entry point as a child and resolves with the first stdout line matching `pattern`, plus every line before it. */
+export async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ match: RegExpMatchArray; lines: string[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: child.stdout! })) {
+    lines.push(line);
+    const match = pattern.exec(line);
+    if (match) return { match, lines };
+  }
+  throw new Error(`${args.join(' ')} exited before printing ${pattern}`);
+}
+
+export function stopChildren(): void {
+  for (const child of children) child.kill('SIGTERM');
+}
+
+/** The q-quantile by rank (q = 0.5: the median). */
+export function quantile(values: number[], q: number): number {
+  return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+}
+
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+export interface HostedBenchSetup {
+  sandboxUrl: string;
+  serverUrl: string;
+  credentials: { client_id: string; client_secret: string };
+}
+
+/**
+ * The chat sandbox (1000 users) and a Plugboard server on a fresh SQLite `dataDir`, each in a child
+ * process, with the external user `bench-user`'s chat connector stored on the server.
+ */
+export async function startSandboxAndServer(token: string, dataDir: string): Promise<HostedBenchSetup> {
+  const sandbox = await startChild(['scripts/sandbox.ts', 'chat', '--token', token, '--set', 'users=1000', '--set', 'channels=5', '--set', 'messagesPerChannel=5'], {}, /listening: (\S+)/);
+  const sandboxUrl = sandbox.match[1]!;
+  const server = await startChild(['server/main.ts'], { PORT: '0', PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_CHAT_BASE_URL: sandboxUrl, LOG_LEVEL: 'warn' }, /listening on (\S+)/);
+  const serverUrl = server.match[1]!;
+  const credentials = JSON.parse(server.lines.find((line) => line.startsWith('{'))!) as HostedBenchSetup['credentials'];
+  const http = got.extend({ prefixUrl: serverUrl });
+  const operator = await http.post('api/v1/account/applications/token', { json: credentials }).json<{ access_token: string }>();
+  const scoped = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator.access_token}` }, json: { workspace_name: 'bench-user' } }).json<{ token: string }>();
+  await http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped.token}` }, json: { external_user_id: 'bench-user', connector_type: 'chat', credentials: { token } } });
+  return { sandboxUrl, serverUrl, credentials };
+}
