@@ -12,7 +12,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const WARMUP = 50;
 const token = 'xoxb-bench';
 
-const sandbox = await startSandbox({ token, users: 1000, channels: 5, messagesPerChannel: 5 });
+const sandbox = await startSandbox({ token, users: 1000, channels: 5, messagesPerChannel: 5, recordRequests: false });
 const runtime = await createRuntime();
 const chat = runtime.connector('chat', { credentials: { token }, base_url: sandbox.url });
 const direct = got.extend({ headers: { authorization: `Bearer ${token}` } });

@@ -169,6 +169,15 @@ describe('Slack sandbox: HTTP surface and auth', () => {
     expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
   });
 
+  it('keeps no request log when recordRequests is false (the CLI sandbox, which may run for days)', async () => {
+    const sb = await start({ recordRequests: false });
+    const list = await fetch(`${sb.url}/users.list?limit=5`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(((await list.json()) as { members: unknown[] }).members).toHaveLength(5);
+    const refused = await fetch(`${sb.url}/users.list`, { headers: { authorization: 'Bearer xoxb-wrong' } });
+    expect(await refused.json()).toEqual({ ok: false, error: 'invalid_auth' });
+    expect(sb.requests).toEqual([]);
+  });
+
   it('accepts query strings (GET and POST), form bodies and JSON bodies, and logs each request', async () => {
     const sb = await start();
     const user = sb.data.users.find((u) => !u.deleted && !u.is_bot && u.id !== 'USLACKBOT')!;

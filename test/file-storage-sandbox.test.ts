@@ -147,6 +147,20 @@ describe('authentication and control endpoints', () => {
   });
 });
 
+describe('request log', () => {
+  it('keeps none when recordRequests is false (the CLI sandbox, which may run for days)', async () => {
+    const quiet = await startSandbox({ token: TOKEN, recordRequests: false });
+    try {
+      const answer = await fetch(`${quiet.url}/drive/v3/about?fields=kind`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(answer.status).toBe(200);
+      expect((await fetch(`${quiet.url}/drive/v3/files`)).status).toBe(401);
+      expect(quiet.requests).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
 describe('files.list', () => {
   it('answers Drive default fields, trashed items included, shared-drive items only on request', async () => {
     const r = await call(FILES);

@@ -33,7 +33,7 @@ export class SlackSandbox {
   readonly url: string;
   /** The bot user the token belongs to. */
   readonly botUserId: string;
-  /** Every /api request received, in order, faulted ones included. */
+  /** Every /api request received, in order, faulted ones included (none when `recordRequests` is false). */
   readonly requests: SandboxRequestLogEntry[];
 
   private constructor(
@@ -61,7 +61,7 @@ export class SlackSandbox {
     );
     const faults = new FaultQueue();
     const requests: SandboxRequestLogEntry[] = [];
-    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests }));
+    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests: options.recordRequests === false ? null : requests }));
     const origin = await listen(server, options.port, options.host);
     return new SlackSandbox(server, store, faults, requests, `${origin}/api`);
   }

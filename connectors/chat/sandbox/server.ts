@@ -21,7 +21,8 @@ export interface ServerDeps {
   token: string;
   store: SandboxStore;
   faults: FaultQueue;
-  requests: SandboxRequestLogEntry[];
+  /** Null when the sandbox does not record its requests. */
+  requests: SandboxRequestLogEntry[] | null;
 }
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -49,7 +50,7 @@ async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   const body = await readBody(req);
   const contentType = headerValue(req.headers['content-type']);
   const parsed = parseArgs(url.searchParams, req.method, body, contentType, def?.write ?? false);
-  deps.requests.push({ method, httpMethod: req.method, contentType, args: parsed.logged, argForm: parsed.form });
+  deps.requests?.push({ method, httpMethod: req.method, contentType, args: parsed.logged, argForm: parsed.form });
 
   if (!def) return sendJson(res, 404, { ok: false, error: 'unknown_method' });
   if (body === null) return sendJson(res, 413, { ok: false, error: 'request_too_large' });

@@ -24,6 +24,11 @@ export interface SlackSandboxOptions {
   channels?: number;
   /** Top-level messages per channel, thread replies come on top. Default 60. */
   messagesPerChannel?: number;
+  /**
+   * Default true: every request is kept in `requests`, for tests to inspect. A long-running sandbox
+   * (the CLI) turns it off, or the log would grow with every request it ever answers.
+   */
+  recordRequests?: boolean;
 }
 
 export type ArgForm = 'query' | 'form' | 'json';

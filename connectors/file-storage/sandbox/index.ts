@@ -38,7 +38,7 @@ export class DriveSandbox {
   readonly url: string;
   /** Id of "large.bin" when largeFileBytes was given. */
   readonly largeFileId: string | null;
-  /** Every /drive/v3 request received, in order (faulted and rejected ones included). */
+  /** Every /drive/v3 request received, in order (faulted and rejected ones included; none when `recordRequests` is false). */
   readonly requests: DriveRequestLogEntry[];
   /** The seeded state; tests find fixture ids in data.fixtures. */
   readonly data: DriveSandboxData;
@@ -70,7 +70,7 @@ export class DriveSandbox {
     );
     const faults = new FaultBook();
     const requests: DriveRequestLogEntry[] = [];
-    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests }));
+    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests: options.recordRequests === false ? null : requests }));
     const origin = await listen(server, options.port, options.host);
     return new DriveSandbox(server, store, faults, requests, origin);
   }

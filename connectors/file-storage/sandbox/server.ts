@@ -21,7 +21,8 @@ export interface ServerDeps {
   token: string;
   store: DriveStore;
   faults: FaultBook;
-  requests: DriveRequestLogEntry[];
+  /** Null when the sandbox does not record its requests. */
+  requests: DriveRequestLogEntry[] | null;
 }
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -46,7 +47,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (path.startsWith('/_sandbox/')) return handleControl(deps, req, res, path);
 
   const range = req.headers.range ?? null;
-  deps.requests.push({ httpMethod: req.method ?? 'GET', path, query: firstValues(url.searchParams), range });
+  deps.requests?.push({ httpMethod: req.method ?? 'GET', path, query: firstValues(url.searchParams), range });
   const params = new QueryParams(url.searchParams);
   let pretty = true;
   let badPrettyPrint: DriveError | undefined;

@@ -19,6 +19,11 @@ export interface DriveSandboxOptions {
   drives?: number;
   /** When set, one extra binary file "large.bin" of exactly this many bytes, generated on the fly. */
   largeFileBytes?: number;
+  /**
+   * Default true: every request is kept in `requests`, for tests to inspect. A long-running sandbox
+   * (the CLI) turns it off, or the log would grow with every request it ever answers.
+   */
+  recordRequests?: boolean;
 }
 
 export interface DriveRequestLogEntry {
