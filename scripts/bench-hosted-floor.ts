@@ -8,12 +8,8 @@
  * prints each one's median and its ratio to in-process. A probe's ratio is a floor for any server
  * that does at least that probe's work.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import got from 'got';
-import { createRuntime } from '../core/index.ts';
-import { quantile, startChild, startSandboxAndServer, stopChildren, timed } from './bench-support.ts';
+import { quantile, startChild, startHostedBench, timed } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 30;
@@ -21,12 +17,8 @@ const LIMIT = 200;
 const token = 'xoxb-bench-hosted';
 const PROBES = ['relay', 'splice', 'reserialize'] as const;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-'));
+const { sandboxUrl, local, hosted, close } = await startHostedBench(token);
 try {
-  const { sandboxUrl, serverUrl, credentials } = await startSandboxAndServer(token, dataDir);
-  const runtime = await createRuntime();
-  const local = runtime.connector('chat', { credentials: { token }, base_url: sandboxUrl });
-  const hosted = runtime.connector('chat', { external_user_id: 'bench-user', client_id: credentials.client_id, client_secret: credentials.client_secret, server_url: serverUrl });
   const probeHttp = got.extend({ retry: { limit: 0 }, decompress: false });
 
   const calls: Record<string, () => Promise<unknown[]>> = {
@@ -63,6 +55,5 @@ try {
     console.log(`${name.padEnd(11)} median_ms=${median.toFixed(2)} ratio=${(median / base).toFixed(3)}`);
   }
 } finally {
-  stopChildren();
-  rmSync(dataDir, { recursive: true, force: true });
+  close();
 }

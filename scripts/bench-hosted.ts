@@ -5,13 +5,9 @@
  * SQLite data dir). Prints medians, p99 and throughput, and last
  * `hosted_latency_ratio=<hosted median / in-process median at concurrency 1>` (target: at most 2.0).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import got from 'got';
-import { createRuntime } from '../core/index.ts';
-import { quantile, startSandboxAndServer, stopChildren, timed } from './bench-support.ts';
+import { quantile, startHostedBench, timed } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 30;
@@ -19,12 +15,8 @@ const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT_REQUESTS ?? 640)
 const TOKEN_SECONDS = 3;
 const token = 'xoxb-bench-hosted';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-'));
+const { serverUrl, credentials, local, hosted, close } = await startHostedBench(token);
 try {
-  const { sandboxUrl, serverUrl, credentials } = await startSandboxAndServer(token, dataDir);
-  const runtime = await createRuntime();
-  const local = runtime.connector('chat', { credentials: { token }, base_url: sandboxUrl });
-  const hosted = runtime.connector('chat', { external_user_id: 'bench-user', client_id: credentials.client_id, client_secret: credentials.client_secret, server_url: serverUrl });
   const http = got.extend({ prefixUrl: serverUrl });
 
   const listPage = async (client: typeof local) => {
@@ -79,6 +71,5 @@ try {
   console.log(`operator tokens: ${(issued / TOKEN_SECONDS).toFixed(1)} per second (4 concurrent clients)`);
   console.log(`hosted_latency_ratio=${(quantile(sequential.hosted, 0.5) / quantile(sequential.inProcess, 0.5)).toFixed(3)}`);
 } finally {
-  stopChildren();
-  rmSync(dataDir, { recursive: true, force: true });
+  close();
 }

@@ -1,8 +1,12 @@
 /** What the benchmarks share: child processes that print their address, and order statistics. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import got from 'got';
+import { createRuntime } from '../core/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -20,7 +24,7 @@ export async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern
   throw new Error(`${args.join(' ')} exited before printing ${pattern}`);
 }
 
-export function stopChildren(): void {
+function stopChildren(): void {
   for (const child of children) child.kill('SIGTERM');
 }
 
@@ -35,25 +39,35 @@ export async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-export interface HostedBenchSetup {
-  sandboxUrl: string;
-  serverUrl: string;
-  credentials: { client_id: string; client_secret: string };
-}
-
 /**
- * The chat sandbox (1000 users) and a Plugboard server on a fresh SQLite `dataDir`, each in a child
- * process, with the external user `bench-user`'s chat connector stored on the server.
+ * The chat sandbox (1000 users) and a Plugboard server on a fresh SQLite data dir, each in a child
+ * process, with the external user `bench-user`'s chat connector stored on the server; and, in this
+ * process, the two clients the benchmarks compare: in-process against the sandbox, hosted through
+ * the server. `close()` stops the children and removes the data dir.
  */
-export async function startSandboxAndServer(token: string, dataDir: string): Promise<HostedBenchSetup> {
-  const sandbox = await startChild(['scripts/sandbox.ts', 'chat', '--token', token, '--set', 'users=1000', '--set', 'channels=5', '--set', 'messagesPerChannel=5'], {}, /listening: (\S+)/);
-  const sandboxUrl = sandbox.match[1]!;
-  const server = await startChild(['server/main.ts'], { PORT: '0', PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_CHAT_BASE_URL: sandboxUrl, LOG_LEVEL: 'warn' }, /listening on (\S+)/);
-  const serverUrl = server.match[1]!;
-  const credentials = JSON.parse(server.lines.find((line) => line.startsWith('{'))!) as HostedBenchSetup['credentials'];
-  const http = got.extend({ prefixUrl: serverUrl });
-  const operator = await http.post('api/v1/account/applications/token', { json: credentials }).json<{ access_token: string }>();
-  const scoped = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator.access_token}` }, json: { workspace_name: 'bench-user' } }).json<{ token: string }>();
-  await http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped.token}` }, json: { external_user_id: 'bench-user', connector_type: 'chat', credentials: { token } } });
-  return { sandboxUrl, serverUrl, credentials };
+export async function startHostedBench(token: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-'));
+  const close = () => {
+    stopChildren();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const sandbox = await startChild(['scripts/sandbox.ts', 'chat', '--token', token, '--set', 'users=1000', '--set', 'channels=5', '--set', 'messagesPerChannel=5'], {}, /listening: (\S+)/);
+    const sandboxUrl = sandbox.match[1]!;
+    const server = await startChild(['server/main.ts'], { PORT: '0', PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_CHAT_BASE_URL: sandboxUrl, LOG_LEVEL: 'warn' }, /listening on (\S+)/);
+    const serverUrl = server.match[1]!;
+    const credentials = JSON.parse(server.lines.find((line) => line.startsWith('{'))!) as { client_id: string; client_secret: string };
+    const http = got.extend({ prefixUrl: serverUrl });
+    const operator = await http.post('api/v1/account/applications/token', { json: credentials }).json<{ access_token: string }>();
+    const scoped = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator.access_token}` }, json: { workspace_name: 'bench-user' } }).json<{ token: string }>();
+    await http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped.token}` }, json: { external_user_id: 'bench-user', connector_type: 'chat', credentials: { token } } });
+
+    const runtime = await createRuntime();
+    const local = runtime.connector('chat', { credentials: { token }, base_url: sandboxUrl });
+    const hosted = runtime.connector('chat', { external_user_id: 'bench-user', client_id: credentials.client_id, client_secret: credentials.client_secret, server_url: serverUrl });
+    return { sandboxUrl, serverUrl, credentials, local, hosted, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
 }
