@@ -4,7 +4,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
-import { errorFromGot, failureKind, UpstreamBodyFailure } from './upstream-errors.ts';
+import { BACKOFF_LIMIT_MS, errorFromGot, failureKind, UpstreamBodyFailure, upstreamCode } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
 import { truncationGuarded } from './guarded-body.ts';
 
@@ -20,6 +20,9 @@ const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
  * the offer for a rate-limit code alone, so any other 4xx still fails at once.
  */
 const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
+
+/** The statuses offered for a retry when a connector declares rate-limit codes (computed once). */
+const RATE_LIMIT_CODE_STATUSES = [...new Set([...RETRYABLE_STATUSES, ...CLIENT_ERROR_STATUSES])];
 
 export interface UpstreamRequest {
   call: UpstreamCall;
@@ -65,14 +68,14 @@ export class HttpTransport {
       retry: {
         limit: settings.maxRetries,
         methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        statusCodes: errors.rateLimitCodes?.length ? [...new Set([...RETRYABLE_STATUSES, ...CLIENT_ERROR_STATUSES])] : RETRYABLE_STATUSES,
+        statusCodes: errors.rateLimitCodes?.length ? RATE_LIMIT_CODE_STATUSES : RETRYABLE_STATUSES,
         errorCodes: [...(got.defaults.options.retry.errorCodes ?? []), UpstreamBodyFailure.CODE],
         maxRetryAfter: settings.maxRetryAfterSeconds * 1000,
-        backoffLimit: 2_000,
+        backoffLimit: BACKOFF_LIMIT_MS,
         calculateDelay: ({ error, computedValue }) => {
           // got's rules first: attempts left, a retryable status or error code, a Retry-After within our bound.
           if (computedValue === 0) return 0;
-          const kind = failureKind(error, errors);
+          const kind = failureKind(error, upstreamCode(error, errors), errors);
           if (kind === 'rate_limit') return computedValue;
           if (kind === 'final') return 0;
           return (error.options.context as { idempotent?: boolean }).idempotent ? computedValue : 0;

@@ -19,7 +19,9 @@ export interface EncodedRequest {
 export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Record<string, unknown>): EncodedRequest {
   const rest: Record<string, unknown> = { ...call.defaults, ...params };
   const selector = call.fieldSelector;
-  if (selector && typeof rest[selector.param] === 'string') rest[selector.param] = widenSelector(rest[selector.param] as string, selector.alwaysSelect);
+  // Only a caller's selector: a default is the connector's own choice (Drive's `*` selects everything).
+  const chosen = selector ? params[selector.param] : undefined;
+  if (selector && typeof chosen === 'string') rest[selector.param] = widenSelector(chosen, selector.alwaysSelect);
   const path = call.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];

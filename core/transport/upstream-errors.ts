@@ -18,12 +18,18 @@ export class UpstreamBodyFailure extends Error {
   }
 }
 
+/**
+ * The most got waits between two attempts, in ms (its `retry.backoffLimit`): the exponential backoff
+ * runs 1 s, 2 s, then stays at this bound. A still-limited caller's Retry-After hint follows it too.
+ */
+export const BACKOFF_LIMIT_MS = 2_000;
+
 /** How an upstream failure is retried: `rate_limit` always, `transient` on reads only, `final` never. */
 export type FailureKind = 'rate_limit' | 'transient' | 'final';
 
-export function failureKind(error: RequestError, settings: UpstreamErrorSettings): FailureKind {
+/** `code` is the upstream's error code for this failure, as `upstreamCode` reads it (read once per failure). */
+export function failureKind(error: RequestError, code: string | undefined, settings: UpstreamErrorSettings): FailureKind {
   const status = error.response?.statusCode;
-  const code = upstreamCode(error, settings);
   if (status === 429 || (code !== undefined && settings.rateLimitCodes?.includes(code))) return 'rate_limit';
   if (code !== undefined && settings.transientCodes?.includes(code)) return 'transient';
   if (error.cause instanceof UpstreamBodyFailure) return 'final';
@@ -33,13 +39,20 @@ export function failureKind(error: RequestError, settings: UpstreamErrorSettings
   return 'transient';
 }
 
-function errorFromErrorBody(body: unknown, settings: UpstreamErrorSettings, upstreamStatus: number, fallbackStatus: number): PlugboardError {
-  const code = codeIn(body, settings);
+/** `code` is `codeIn(body)`; `detailSuffix` is appended to the detail (a 416's content length). */
+function errorFromErrorBody(
+  body: unknown,
+  code: string | undefined,
+  settings: UpstreamErrorSettings,
+  upstreamStatus: number,
+  fallbackStatus: number,
+  detailSuffix = '',
+): PlugboardError {
   const status = (code && settings.statusByCode[code]) || fallbackStatus;
-  const detail = describeFailure(body, settings, code, upstreamStatus);
+  const detail = describeFailure(body, settings, code, upstreamStatus) + detailSuffix;
   // Without an upstream code, name the upstream status: "502" alone would hide that Slack sent a 503.
   const errorCode = code ?? (upstreamStatus < 300 ? 'upstream_error' : `upstream_http_${upstreamStatus}`);
-  if (status === 429) return new RateLimitedError(detail, undefined, errorCode);
+  // A 429 (a code mapped to it) is a RateLimitedError without a Retry-After hint.
   return errorForStatus(status, detail, errorCode);
 }
 
@@ -52,16 +65,15 @@ export function errorFromGot(error: unknown, settings: TransportSettings): Plugb
   const { errors } = settings;
   if (error instanceof RequestError && error.response && (error instanceof HTTPError || error.cause instanceof UpstreamBodyFailure)) {
     const { response } = error;
-    const body = error.cause instanceof UpstreamBodyFailure ? error.cause.body : parseJson(response.body);
-    if (failureKind(error, errors) === 'rate_limit') {
-      const code = codeIn(body, errors);
+    const body = upstreamBody(error);
+    const code = codeIn(body, errors);
+    if (failureKind(error, code, errors) === 'rate_limit') {
       return new RateLimitedError('Upstream rate limit still in force after retries', retryAfterHint(error, settings), code ?? 'rate_limited');
     }
     // An ok:false code nobody listed is the caller's mistake until shown otherwise (SDK: 400).
     const fallbackStatus = error.cause instanceof UpstreamBodyFailure ? 400 : statusForUpstreamStatus(response.statusCode);
-    const mapped = errorFromErrorBody(body, errors, response.statusCode, fallbackStatus);
-    if (response.statusCode === 416) return withRangeTotal(mapped, response.headers['content-range']);
-    return mapped;
+    const rangeTotal = response.statusCode === 416 ? rangeTotalSuffix(response.headers['content-range']) : '';
+    return errorFromErrorBody(body, code, errors, response.statusCode, fallbackStatus, rangeTotal);
   }
   if (error instanceof TimeoutError) return new UpstreamError('Upstream request timed out', 'upstream_timeout');
   if (error instanceof ParseError) return new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
@@ -83,26 +95,35 @@ function statusForUpstreamStatus(status: number): number {
   return status;
 }
 
-/** An unsatisfiable range: tell the caller how long the content is, when the upstream said (`bytes *\/N`). */
-function withRangeTotal(error: PlugboardError, contentRange: string | undefined): PlugboardError {
+/**
+ * An unsatisfiable range: the detail's suffix telling the caller how long the content is, when the
+ * upstream said (`bytes *\/N`); empty otherwise.
+ */
+function rangeTotalSuffix(contentRange: string | undefined): string {
   const total = contentRange === undefined ? undefined : /^bytes \*\/(\d+)$/.exec(contentRange.trim())?.[1];
-  if (total === undefined || typeof error.detail !== 'string') return error;
-  return errorForStatus(error.status, `${error.detail}; the content is ${total} bytes long`, error.error_code);
+  return total === undefined ? '' : `; the content is ${total} bytes long`;
 }
 
 /**
  * The Retry-After a still-limited caller should honour: the upstream's own, or else the next step
- * of the exponential backoff we were following (2^retries seconds, within our bound).
+ * of the exponential backoff we were following: 2^retries seconds, capped like got's backoff by
+ * `BACKOFF_LIMIT_MS` (rounded up to whole seconds), and within our Retry-After bound.
  */
 function retryAfterHint(error: RequestError, settings: TransportSettings): number {
   const upstream = parseRetryAfter(error.response?.headers['retry-after']);
   if (upstream !== undefined) return upstream;
-  return Math.min(settings.maxRetryAfterSeconds, 2 ** (error.request?.retryCount ?? settings.maxRetries));
+  const backoff = Math.min(2 ** (error.request?.retryCount ?? settings.maxRetries), Math.ceil(BACKOFF_LIMIT_MS / 1000));
+  return Math.min(settings.maxRetryAfterSeconds, backoff);
 }
 
-function upstreamCode(error: RequestError, settings: UpstreamErrorSettings): string | undefined {
-  if (error.cause instanceof UpstreamBodyFailure) return codeIn(error.cause.body, settings);
-  return error.response ? codeIn(parseJson(error.response.body), settings) : undefined;
+/** The upstream's error code for a failure: from an ok:false body, or an error response's JSON body. */
+export function upstreamCode(error: RequestError, settings: UpstreamErrorSettings): string | undefined {
+  return error.cause instanceof UpstreamBodyFailure || error.response ? codeIn(upstreamBody(error), settings) : undefined;
+}
+
+/** The failure's body: the ok:false body as got parsed it, or the error response's body parsed as JSON. */
+function upstreamBody(error: RequestError): unknown {
+  return error.cause instanceof UpstreamBodyFailure ? error.cause.body : parseJson(error.response?.body);
 }
 
 function codeIn(body: unknown, settings: UpstreamErrorSettings): string | undefined {
