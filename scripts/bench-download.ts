@@ -5,25 +5,17 @@
  * `throughput_ratio=<runtime / direct> rss_growth_mb=<peak RSS growth during the runtime download>`.
  * Targets: ratio at least 0.8, RSS growth under 64 MB.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import got from 'got';
 import { createRuntime } from '../core/index.ts';
+import { quantile, startChild, stopChildren } from './bench-support.ts';
 
 const SIZE = Number(process.env.BENCH_DOWNLOAD_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const token = 'bench-drive-token';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sandbox.ts', 'file-storage', '--token', token, '--set', `largeFileBytes=${SIZE}`], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-const baseUrl = /listening: (\S+)/.exec(line.toString())?.[1];
-if (!baseUrl) throw new Error(`sandbox did not start: ${line.toString()}`);
+const sandbox = await startChild(['scripts/sandbox.ts', 'file-storage', '--token', token, '--set', `largeFileBytes=${SIZE}`], {}, /listening: (\S+)/);
+const baseUrl = sandbox.match[1]!;
 
 try {
   const runtime = await createRuntime();
@@ -62,12 +54,11 @@ try {
       rssGrowth[which] = Math.max(rssGrowth[which], (peak - baseline) / 1024 ** 2);
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   console.log(`download of ${(SIZE / 1024 ** 2).toFixed(0)} MiB, ${ROUNDS} interleaved rounds each`);
-  console.log(`runtime_throughput_mib_s=${median(throughput.runtime).toFixed(1)} (runs: ${throughput.runtime.map((v) => v.toFixed(0)).join(', ')})`);
-  console.log(`direct_throughput_mib_s=${median(throughput.direct).toFixed(1)} (runs: ${throughput.direct.map((v) => v.toFixed(0)).join(', ')})`);
+  console.log(`runtime_throughput_mib_s=${quantile(throughput.runtime, 0.5).toFixed(1)} (runs: ${throughput.runtime.map((v) => v.toFixed(0)).join(', ')})`);
+  console.log(`direct_throughput_mib_s=${quantile(throughput.direct, 0.5).toFixed(1)} (runs: ${throughput.direct.map((v) => v.toFixed(0)).join(', ')})`);
   console.log(`direct_rss_growth_mb=${rssGrowth.direct.toFixed(1)} (for comparison)`);
-  console.log(`throughput_ratio=${(median(throughput.runtime) / median(throughput.direct)).toFixed(3)} rss_growth_mb=${rssGrowth.runtime.toFixed(1)}`);
+  console.log(`throughput_ratio=${(quantile(throughput.runtime, 0.5) / quantile(throughput.direct, 0.5)).toFixed(3)} rss_growth_mb=${rssGrowth.runtime.toFixed(1)}`);
 } finally {
-  child.kill('SIGTERM');
+  stopChildren();
 }

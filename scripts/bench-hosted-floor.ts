@@ -9,15 +9,14 @@
  * that does at least that probe's work.
  */
 import got from 'got';
-import { quantile, startChild, startHostedBench, timed } from './bench-support.ts';
+import { interleave, quantile, startChild, startHostedBench } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 30;
 const LIMIT = 200;
-const token = 'xoxb-bench-hosted';
 const PROBES = ['relay', 'splice', 'reserialize'] as const;
 
-const { sandboxUrl, local, hosted, close } = await startHostedBench(token);
+const { token, sandboxUrl, local, hosted, close } = await startHostedBench();
 try {
   const probeHttp = got.extend({ retry: { limit: 0 }, decompress: false });
 
@@ -33,20 +32,16 @@ try {
     };
   }
 
-  const names = Object.keys(calls);
-  const timings: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
-    // Rotate the order so no call always follows the same one.
-    for (let i = 0; i < names.length; i += 1) {
-      const name = names[(round + i) % names.length]!;
-      let records: unknown[] = [];
-      const ms = await timed(async () => {
-        records = await calls[name]!();
-      });
-      if (records.length !== LIMIT) throw new Error(`${name} answered ${records.length} records, not ${LIMIT}`);
-      if (round >= WARMUP) timings[name]!.push(ms);
-    }
-  }
+  const checked = Object.fromEntries(
+    Object.entries(calls).map(([name, call]) => [
+      name,
+      async () => {
+        const records = await call();
+        if (records.length !== LIMIT) throw new Error(`${name} answered ${records.length} records, not ${LIMIT}`);
+      },
+    ]),
+  );
+  const timings = await interleave(checked, { rounds: ROUNDS, warmup: WARMUP });
 
   const base = quantile(timings['in-process']!, 0.5);
   console.log(`users.list, page of ${LIMIT}; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; ratio = median / in-process median`);

@@ -7,15 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import got from 'got';
-import { quantile, startHostedBench, timed } from './bench-support.ts';
+import { interleave, quantile, startHostedBench, timed } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 30;
 const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT_REQUESTS ?? 640);
 const TOKEN_SECONDS = 3;
-const token = 'xoxb-bench-hosted';
 
-const { serverUrl, credentials, local, hosted, close } = await startHostedBench(token);
+const { serverUrl, credentials, local, hosted, close } = await startHostedBench();
 try {
   const http = got.extend({ prefixUrl: serverUrl });
 
@@ -25,14 +24,7 @@ try {
   };
 
   // Concurrency 1, interleaved.
-  const sequential = { inProcess: [] as number[], hosted: [] as number[] };
-  for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
-    const order = round % 2 === 0 ? (['inProcess', 'hosted'] as const) : (['hosted', 'inProcess'] as const);
-    for (const which of order) {
-      const ms = await timed(() => listPage(which === 'hosted' ? hosted : local));
-      if (round >= WARMUP) sequential[which].push(ms);
-    }
-  }
+  const sequential = await interleave({ inProcess: () => listPage(local), hosted: () => listPage(hosted) }, { rounds: ROUNDS, warmup: WARMUP });
 
   // Concurrency 16: 16 workers share a fixed number of requests.
   const concurrent = async (client: typeof local) => {

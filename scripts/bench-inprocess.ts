@@ -3,10 +3,10 @@
  * the same HTTP call made directly with got, interleaved in one process so both see the same machine.
  * Prints medians and, last, `overhead_ratio=<runtime median / direct median>` (target: at most 1.10).
  */
-import { performance } from 'node:perf_hooks';
 import got from 'got';
 import { createRuntime } from '../core/index.ts';
 import { startSandbox } from '../connectors/chat/sandbox/index.ts';
+import { interleave, quantile } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const WARMUP = 50;
@@ -27,25 +27,12 @@ const viaGot = async () => {
   if (body.members.length !== 200) throw new Error('direct page is not 200 users');
 };
 
-const timings = { runtime: [] as number[], direct: [] as number[] };
-for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
-  // Alternate which goes first so neither always runs on a warmer cache.
-  const order = round % 2 === 0 ? (['runtime', 'direct'] as const) : (['direct', 'runtime'] as const);
-  for (const which of order) {
-    const started = performance.now();
-    await (which === 'runtime' ? viaRuntime() : viaGot());
-    if (round >= WARMUP) timings[which].push(performance.now() - started);
-  }
-}
+// Two calls: interleave alternates which goes first, so neither always runs on a warmer cache.
+const timings = await interleave({ runtime: viaRuntime, direct: viaGot }, { rounds: ROUNDS, warmup: WARMUP });
 await sandbox.close();
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const runtimeMedian = median(timings.runtime);
-const directMedian = median(timings.direct);
+const runtimeMedian = quantile(timings.runtime, 0.5);
+const directMedian = quantile(timings.direct, 0.5);
 console.log(`users.list, page of 200, ${ROUNDS} interleaved rounds after ${WARMUP} warm-up`);
 console.log(`runtime_median_ms=${runtimeMedian.toFixed(3)}`);
 console.log(`direct_median_ms=${directMedian.toFixed(3)}`);

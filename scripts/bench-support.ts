@@ -1,4 +1,4 @@
-/** What the benchmarks share: child processes that print their address, and order statistics. */
+/** What the benchmarks share: child processes that print their address, interleaved timing, and order statistics. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,8 @@ export async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern
   throw new Error(`${args.join(' ')} exited before printing ${pattern}`);
 }
 
-function stopChildren(): void {
+/** Stops every child startChild started. */
+export function stopChildren(): void {
   for (const child of children) child.kill('SIGTERM');
 }
 
@@ -40,12 +41,30 @@ export async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * The chat sandbox (1000 users) and a Plugboard server on a fresh SQLite data dir, each in a child
+ * Calls each named function once per round, for `warmup + rounds` rounds, rotating the order every
+ * round so no call always follows the same one (with two calls: alternating which goes first).
+ * Returns each name's timings in milliseconds, warm-up rounds left out.
+ */
+export async function interleave<Name extends string>(calls: Record<Name, () => Promise<unknown>>, { rounds, warmup }: { rounds: number; warmup: number }): Promise<Record<Name, number[]>> {
+  const names = Object.keys(calls) as Name[];
+  const timings = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
+  for (let round = 0; round < warmup + rounds; round += 1) {
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[(round + i) % names.length]!;
+      const ms = await timed(calls[name]);
+      if (round >= warmup) timings[name].push(ms);
+    }
+  }
+  return timings;
+}
+
+/**
+ * The chat sandbox (1000 users, accepting `token`) and a Plugboard server on a fresh SQLite data dir, each in a child
  * process, with the external user `bench-user`'s chat connector stored on the server; and, in this
  * process, the two clients the benchmarks compare: in-process against the sandbox, hosted through
  * the server. `close()` stops the children and removes the data dir.
  */
-export async function startHostedBench(token: string) {
+export async function startHostedBench(token = 'xoxb-bench-hosted') {
   const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-'));
   const close = () => {
     stopChildren();
@@ -65,7 +84,7 @@ export async function startHostedBench(token: string) {
     const runtime = await createRuntime();
     const local = runtime.connector('chat', { credentials: { token }, base_url: sandboxUrl });
     const hosted = runtime.connector('chat', { external_user_id: 'bench-user', client_id: credentials.client_id, client_secret: credentials.client_secret, server_url: serverUrl });
-    return { sandboxUrl, serverUrl, credentials, local, hosted, close };
+    return { token, sandboxUrl, serverUrl, credentials, local, hosted, close };
   } catch (error) {
     close();
     throw error;

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, RateLimitedError, UpstreamError, ValidationError } from '../core/index.ts';
+import { createRuntime, RateLimitedError, UpstreamError } from '../core/index.ts';
 import { listen, type TransportSettings, type UpstreamErrorSettings } from '../core/sdk/index.ts';
 import chatConnector from '../connectors/chat/index.ts';
 import { validateSlackRequest } from './helpers/slack-openapi.ts';
-import { CHAT_TOKEN, rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
+import { CHAT_TOKEN, issuesOf, memberChannel, rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
 
 let fx: Awaited<ReturnType<typeof startChatFixture>>;
 
@@ -23,15 +23,6 @@ function expectRecords(entity: string, action: string, records: unknown) {
     expect(validateRecord.errors ?? [], JSON.stringify(record).slice(0, 300)).toEqual([]);
     expect(ok).toBe(true);
   }
-}
-
-/** The busiest public channel the bot belongs to (ordinary, not #general), so every scenario has data. */
-async function memberChannel() {
-  const { result } = await fx.chat.channels.list({ limit: 1000, exclude_archived: true });
-  const size = (id: string) => fx.sandbox.data.messages.get(id)?.length ?? 0;
-  const channel = result.filter((c) => c.is_member && !c.is_general).sort((a, b) => size(b.id) - size(a.id))[0];
-  if (!channel) throw new Error('no channel the bot is a member of');
-  return channel;
 }
 
 describe('chat connector, every operation against the Slack sandbox', () => {
@@ -95,7 +86,7 @@ describe('chat connector, every operation against the Slack sandbox', () => {
   });
 
   it('channel_messages.list with range bounds, has_more and cursors', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     const page = await fx.chat.channel_messages.list({ channel: channel.id, limit: 5 });
     expect(page.result).toHaveLength(5);
     expect(Object.keys(page.connector_metadata).sort()).toEqual(['has_more', 'next_cursor']);
@@ -120,7 +111,7 @@ describe('chat connector, every operation against the Slack sandbox', () => {
   });
 
   it('messages.create, thread replies, threads.list, messages.update, reactions.create', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     const posted = await fx.chat.messages.create({ channel: channel.id, text: 'Ship it *today*', unfurl_links: false, unfurl_media: false });
     expect(posted.result).toMatchObject({ text: 'Ship it *today*', user: fx.sandbox.botUserId });
     expect(posted.result.ts).toMatch(/^\d{10}\.\d{6}$/);
@@ -148,7 +139,7 @@ describe('chat connector, every operation against the Slack sandbox', () => {
   });
 
   it('threads.list over a seeded thread, paginated', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     const history = await fx.chat.channel_messages.list({ channel: channel.id, limit: 999 });
     const parent = history.result.find((m) => (m.reply_count ?? 0) >= 2);
     expect(parent).toBeDefined();
@@ -159,7 +150,7 @@ describe('chat connector, every operation against the Slack sandbox', () => {
   });
 
   it('channel_topics.create and channel_purposes.create', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     const topic = await fx.chat.channel_topics.create({ channel: channel.id, topic: 't'.repeat(250) });
     expect((topic.result.topic as { value: string }).value).toBe('t'.repeat(250));
     expectRecords('channel_topics', 'create', topic.result);
@@ -193,75 +184,69 @@ describe('chat connector, every operation against the Slack sandbox', () => {
 describe('validation and SPEC limits', () => {
   /** Sends a request the typed client would refuse at compile time, to check the run-time checks. */
   const raw = (request: Record<string, unknown>) => fx.chat.execute(request as never);
-  const issues = async (promise: Promise<unknown>) => {
-    const error = await rejectionOf(promise);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(error.status).toBe(422);
-    return (error as ValidationError).issues;
-  };
 
   it('a missing required param is "field required" / value_error.missing at body.params.<name>', async () => {
-    expect(await issues(raw({ entity: 'channels', action: 'get', params: {} }))).toEqual([
+    expect(await issuesOf(raw({ entity: 'channels', action: 'get', params: {} }))).toEqual([
       { loc: ['body', 'params', 'channel'], msg: 'field required', type: 'value_error.missing' },
     ]);
-    const many = await issues(raw({ entity: 'reactions', action: 'create' }));
+    const many = await issuesOf(raw({ entity: 'reactions', action: 'create' }));
     expect(many.map((i) => i.loc.at(-1)).sort()).toEqual(['channel', 'name', 'timestamp']);
     expect(many.every((i) => i.msg === 'field required' && i.type === 'value_error.missing')).toBe(true);
   });
 
   it('channel names: lowercase, no spaces, at most 80 characters', async () => {
-    const [tooLong] = await issues(fx.chat.channels.create({ name: 'a'.repeat(81) }));
+    const [tooLong] = await issuesOf(fx.chat.channels.create({ name: 'a'.repeat(81) }));
     expect(tooLong).toMatchObject({ loc: ['body', 'params', 'name'], type: 'value_error.any_str.max_length' });
-    const [upper] = await issues(fx.chat.channels.create({ name: 'Launch' }));
+    const [upper] = await issuesOf(fx.chat.channels.create({ name: 'Launch' }));
     expect(upper).toEqual({ loc: ['body', 'params', 'name'], msg: expect.stringMatching(/lowercase/), type: 'value_error.str.regex' });
-    await issues(fx.chat.channels.create({ name: 'two words' }));
-    await issues(fx.chat.channels.create({ name: '' }));
-    await issues(fx.chat.channels.update({ channel: 'C1', name: 'Bad Name' }));
-    await issues(fx.chat.channels.update({ channel: 'C1', name: 'x'.repeat(81) }));
+    await issuesOf(fx.chat.channels.create({ name: 'two words' }));
+    await issuesOf(fx.chat.channels.create({ name: '' }));
+    await issuesOf(fx.chat.channels.update({ channel: 'C1', name: 'Bad Name' }));
+    await issuesOf(fx.chat.channels.update({ channel: 'C1', name: 'x'.repeat(81) }));
   });
 
   it('topic and purpose: at most 250 characters', async () => {
-    const [topic] = await issues(fx.chat.channel_topics.create({ channel: 'C1', topic: 'x'.repeat(251) }));
+    const [topic] = await issuesOf(fx.chat.channel_topics.create({ channel: 'C1', topic: 'x'.repeat(251) }));
     expect(topic).toMatchObject({ loc: ['body', 'params', 'topic'], msg: 'ensure this value has at most 250 characters' });
-    const [purpose] = await issues(fx.chat.channel_purposes.create({ channel: 'C1', purpose: 'x'.repeat(251) }));
+    const [purpose] = await issuesOf(fx.chat.channel_purposes.create({ channel: 'C1', purpose: 'x'.repeat(251) }));
     expect(purpose!.loc).toEqual(['body', 'params', 'purpose']);
   });
 
   it('channels.list types: only public_channel, private_channel, mpim, im', async () => {
     for (const types of ['public', 'public_channel,', 'public_channel, im', 'dm', '']) {
-      const [issue] = await issues(fx.chat.channels.list({ types }));
+      const [issue] = await issuesOf(fx.chat.channels.list({ types }));
       expect(issue).toMatchObject({ loc: ['body', 'params', 'types'], msg: expect.stringMatching(/public_channel, private_channel, mpim, im/) });
     }
     expect((await fx.chat.channels.list({ types: 'im,mpim' })).result.every((c) => c.is_im || c.is_mpim)).toBe(true);
   });
 
   it('wrong types, out-of-range limits, unknown params and bad timestamps', async () => {
-    expect((await issues(raw({ entity: 'users', action: 'list', params: { limit: '10' } })))[0]).toEqual({
+    expect((await issuesOf(raw({ entity: 'users', action: 'list', params: { limit: '10' } })))[0]).toEqual({
       loc: ['body', 'params', 'limit'], msg: 'value is not a valid integer', type: 'type_error.integer',
     });
-    await issues(fx.chat.users.list({ limit: 0 }));
-    await issues(fx.chat.users.list({ limit: 1001 }));
-    await issues(fx.chat.channel_messages.list({ channel: 'C1', limit: 1000 }));
-    expect((await issues(raw({ entity: 'users', action: 'get', params: { user: 'U1', channel_id: 'x' } })))[0]).toEqual({
+    await issuesOf(fx.chat.users.list({ limit: 0 }));
+    await issuesOf(fx.chat.users.list({ limit: 1001 }));
+    await issuesOf(fx.chat.channel_messages.list({ channel: 'C1', limit: 1000 }));
+    expect((await issuesOf(raw({ entity: 'users', action: 'get', params: { user: 'U1', channel_id: 'x' } })))[0]).toEqual({
       loc: ['body', 'params', 'channel_id'], msg: 'extra fields not permitted', type: 'value_error.extra',
     });
-    await issues(fx.chat.channel_messages.list({ channel: 'C1', oldest: 'yesterday' }));
-    await issues(raw({ entity: 'users', action: 'list', params: [] }));
-    await issues(raw({ entity: 'channels', action: 'create', params: { name: 'ok', is_private: 'yes' } }));
+    await issuesOf(fx.chat.channel_messages.list({ channel: 'C1', oldest: 'yesterday' }));
+    await issuesOf(raw({ entity: 'users', action: 'list', params: [] }));
+    await issuesOf(raw({ entity: 'channels', action: 'create', params: { name: 'ok', is_private: 'yes' } }));
   });
 
   it('unknown entity, unknown action, or an action the entity does not offer: 422 naming what is allowed', async () => {
-    const [entity] = await issues(raw({ entity: 'emails', action: 'list' }));
+    const [entity] = await issuesOf(raw({ entity: 'emails', action: 'list' }));
     expect(entity).toEqual({
       loc: ['body', 'entity'],
       msg: 'unknown entity "emails" for connector type "chat"; allowed: users, channels, channel_messages, threads, messages, channel_topics, channel_purposes, reactions',
       type: 'value_error.unknown_entity',
     });
-    const [action] = await issues(raw({ entity: 'users', action: 'delete' }));
+    const [action] = await issuesOf(raw({ entity: 'users', action: 'delete' }));
     expect(action).toMatchObject({ loc: ['body', 'action'], msg: 'unknown action "delete"; allowed for users: list, get, search', type: 'value_error.unknown_action' });
-    const [offered] = await issues(raw({ entity: 'users', action: 'create' }));
+    const [offered] = await issuesOf(raw({ entity: 'users', action: 'create' }));
     expect(offered).toMatchObject({ loc: ['body', 'action'], msg: 'entity "users" does not offer action "create"; allowed: list, get, search', type: 'value_error.action_not_allowed' });
-    const [missing] = await issues(raw({ action: 'list' } as never));
+    const [missing] = await issuesOf(raw({ action: 'list' } as never));
     expect(missing).toEqual({ loc: ['body', 'entity'], msg: 'field required', type: 'value_error.missing' });
   });
 });
@@ -270,7 +255,7 @@ describe('upstream error mapping', () => {
   const failure = async (promise: Promise<unknown>) => (await rejectionOf(promise)).toJSON();
 
   it('maps Slack ok:false codes to statuses, keeping the Slack code', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     expect(await failure(fx.chat.channels.get({ channel: 'C0NOPE' }))).toEqual({ detail: 'Upstream rejected the request: channel_not_found', error_code: 'channel_not_found' });
     expect((await rejectionOf(fx.chat.channels.get({ channel: 'C0NOPE' }))).status).toBe(404);
     expect((await rejectionOf(fx.chat.users.get({ user: 'U0NOPE' }))).status).toBe(404);
@@ -316,7 +301,7 @@ describe('upstream error mapping', () => {
   });
 
   it('retries a rate-limited write too (429 means Slack did not process it)', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     fx.sandbox.addFault({ method: 'chat.postMessage', status: 429, retryAfter: 1 });
     const posted = await fx.chat.messages.create({ channel: channel.id, text: 'after the rate limit' });
     expect(posted.result.text).toBe('after the rate limit');
@@ -344,7 +329,7 @@ describe('upstream error mapping', () => {
     let before = fx.sandbox.requests.length;
     expect((await fx.chat.channels.list({ limit: 1 })).result).toHaveLength(1);
     expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'conversations.list')).toHaveLength(2);
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     fx.sandbox.addFault({ method: 'chat.postMessage', status: 200, error: 'fatal_error', afterProcessing: true });
     before = fx.sandbox.requests.length;
     const error = await rejectionOf(fx.chat.messages.create({ channel: channel.id, text: 'maybe posted' }));
@@ -371,7 +356,7 @@ describe('upstream error mapping', () => {
   });
 
   it('never replays a write after a 5xx: one request, a 502, and the caller learns the outcome is unknown', async () => {
-    const channel = await memberChannel();
+    const channel = await memberChannel(fx);
     fx.sandbox.addFault({ method: 'chat.postMessage', status: 500, afterProcessing: true });
     const before = fx.sandbox.requests.length;
     const error = await rejectionOf(fx.chat.messages.create({ channel: channel.id, text: 'exactly once' }));

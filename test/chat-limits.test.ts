@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, ValidationError } from '../core/index.ts';
-import { rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
+import { BadRequestError } from '../core/index.ts';
+import { issuesOf, memberChannel, rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
 
 /**
  * SPEC 8 limits where they meet Unicode and Slack's own rules: the connector's 422 and the sandbox's
@@ -14,19 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx.sandbox.close();
 });
-
-async function issuesOf(promise: Promise<unknown>) {
-  const error = await rejectionOf(promise);
-  expect(error).toBeInstanceOf(ValidationError);
-  return (error as ValidationError).issues;
-}
-
-async function memberChannelId(): Promise<string> {
-  const { result } = await fx.chat.channels.list({ limit: 1000, exclude_archived: true, types: 'public_channel' });
-  const channel = result.find((c) => c.is_member && !c.is_general);
-  if (!channel) throw new Error('no channel the bot is a member of');
-  return channel.id;
-}
 
 describe('chat limits beyond ASCII', () => {
   it('channel names: upper case in any script is refused before Slack; lowercase of any script is created', async () => {
@@ -47,7 +34,7 @@ describe('chat limits beyond ASCII', () => {
   });
 
   it('topic and purpose count characters: 250 emoji pass, 251 are refused with 422', async () => {
-    const channel = await memberChannelId();
+    const channel = (await memberChannel(fx)).id;
     const topic = '🎉'.repeat(250);
     const set = await fx.chat.channel_topics.create({ channel, topic });
     expect((set.result.topic as { value: string }).value).toBe(topic);
@@ -58,7 +45,7 @@ describe('chat limits beyond ASCII', () => {
   });
 
   it('message text: at most 40,000 characters, as Slack', async () => {
-    const channel = await memberChannelId();
+    const channel = (await memberChannel(fx)).id;
     const [issue] = await issuesOf(fx.chat.messages.create({ channel, text: 'a'.repeat(40_001) }));
     expect(issue).toMatchObject({ loc: ['body', 'params', 'text'] });
     const posted = await fx.chat.messages.create({ channel, text: '€'.repeat(40_000) });
@@ -67,7 +54,7 @@ describe('chat limits beyond ASCII', () => {
   });
 
   it('threads.list accepts limit 1000, Slack’s ceiling for replies', async () => {
-    const channel = await memberChannelId();
+    const channel = (await memberChannel(fx)).id;
     const posted = await fx.chat.messages.create({ channel, text: 'parent' });
     const thread = await fx.chat.threads.list({ channel, ts: posted.result.ts, limit: 1000 });
     expect(thread.result.map((m) => m.ts)).toEqual([posted.result.ts]);

@@ -3,7 +3,7 @@ import { createRuntime, RateLimitedError, UpstreamError, ValidationError, type D
 import type { TransportSettings } from '../core/sdk/index.ts';
 import fileStorage from '../connectors/file-storage/index.ts';
 import { validateDriveRequest } from './helpers/drive-openapi.ts';
-import { rejectionOf } from './helpers/chat-fixture.ts';
+import { issuesOf, rejectionOf } from './helpers/chat-fixture.ts';
 import { collect, DRIVE_TOKEN, startDriveFixture } from './helpers/drive-fixture.ts';
 
 let fx: Awaited<ReturnType<typeof startDriveFixture>>;
@@ -452,19 +452,14 @@ describe('download timeouts: bounded steps up to the response head and silence m
 
 describe('file-storage params and limits', () => {
   const raw = (request: Record<string, unknown>) => fx.drive.execute(request as never);
-  const issues = async (promise: Promise<unknown>) => {
-    const error = await rejectionOf(promise);
-    expect(error).toBeInstanceOf(ValidationError);
-    return (error as ValidationError).issues;
-  };
 
   it('pageSize ranges: 1-1000 for files, revisions, changes; 1-100 for drives, permissions, comments, replies', async () => {
     for (const [entity, params] of [['files', {}], ['revisions', { fileId: 'f' }], ['changes', { pageToken: '1' }]] as const) {
-      await issues(raw({ entity, action: 'list', params: { ...params, pageSize: 1001 } }));
-      await issues(raw({ entity, action: 'list', params: { ...params, pageSize: 0 } }));
+      await issuesOf(raw({ entity, action: 'list', params: { ...params, pageSize: 1001 } }));
+      await issuesOf(raw({ entity, action: 'list', params: { ...params, pageSize: 0 } }));
     }
     for (const [entity, params] of [['drives', {}], ['permissions', { fileId: 'f' }], ['comments', { fileId: 'f' }], ['replies', { fileId: 'f', commentId: 'c' }]] as const) {
-      const [issue] = await issues(raw({ entity, action: 'list', params: { ...params, pageSize: 101 } }));
+      const [issue] = await issuesOf(raw({ entity, action: 'list', params: { ...params, pageSize: 101 } }));
       expect(issue).toMatchObject({ loc: ['body', 'params', 'pageSize'], msg: 'ensure this value is less than or equal to 100' });
     }
     expect((await fx.drive.files.list({ pageSize: 1000 })).status).toBe('success');
@@ -472,7 +467,7 @@ describe('file-storage params and limits', () => {
 
   it('required params per SPEC', async () => {
     const required = async (entity: string, action: string, params: Record<string, unknown>, missing: string) => {
-      const found = await issues(raw({ entity, action, params }));
+      const found = await issuesOf(raw({ entity, action, params }));
       expect(found).toContainEqual({ loc: ['body', 'params', missing], msg: 'field required', type: 'value_error.missing' });
     };
     await required('files', 'get', {}, 'fileId');
@@ -488,17 +483,17 @@ describe('file-storage params and limits', () => {
 
   it('corpora, driveId and includeItemsFromAllDrives go together as Drive requires, checked before calling it', async () => {
     const before = fx.sandbox.requests.length;
-    const allDrives = await issues(fx.drive.files.list({ corpora: 'allDrives' }));
+    const allDrives = await issuesOf(fx.drive.files.list({ corpora: 'allDrives' }));
     expect(allDrives).toContainEqual({ loc: ['body', 'params', 'includeItemsFromAllDrives'], msg: 'field required', type: 'value_error.missing' });
     expect(allDrives).toContainEqual({ loc: ['body', 'params'], msg: 'corpora=allDrives needs includeItemsFromAllDrives=true', type: 'value_error.if' });
-    const notTrue = await issues(fx.drive.files.list({ corpora: 'allDrives', includeItemsFromAllDrives: false }));
+    const notTrue = await issuesOf(fx.drive.files.list({ corpora: 'allDrives', includeItemsFromAllDrives: false }));
     expect(notTrue).toContainEqual({ loc: ['body', 'params', 'includeItemsFromAllDrives'], msg: 'must be true with corpora=allDrives (Drive refuses the call otherwise)', type: 'value_error.const' });
-    const drive = await issues(fx.drive.files.list({ corpora: 'drive', includeItemsFromAllDrives: true }));
+    const drive = await issuesOf(fx.drive.files.list({ corpora: 'drive', includeItemsFromAllDrives: true }));
     expect(drive).toContainEqual({ loc: ['body', 'params', 'driveId'], msg: 'field required', type: 'value_error.missing' });
     const driveId = fx.sandbox.data.fixtures.sharedDriveId;
-    const noCorpora = await issues(fx.drive.files.list({ driveId, includeItemsFromAllDrives: true }));
+    const noCorpora = await issuesOf(fx.drive.files.list({ driveId, includeItemsFromAllDrives: true }));
     expect(noCorpora).toContainEqual({ loc: ['body', 'params', 'corpora'], msg: 'field required', type: 'value_error.missing' });
-    const userCorpora = await issues(fx.drive.files.list({ corpora: 'user', driveId, includeItemsFromAllDrives: true }));
+    const userCorpora = await issuesOf(fx.drive.files.list({ corpora: 'user', driveId, includeItemsFromAllDrives: true }));
     expect(userCorpora).toContainEqual({ loc: ['body', 'params', 'corpora'], msg: 'must be drive when driveId is given', type: 'value_error.const' });
     expect(fx.sandbox.requests.length).toBe(before);
 
@@ -510,13 +505,13 @@ describe('file-storage params and limits', () => {
   });
 
   it('alt must be media, mimeType one of the SPEC export formats, ranges well formed', async () => {
-    const [alt] = await issues(raw({ entity: 'files', action: 'download', params: { fileId: 'f', alt: 'json' } }));
+    const [alt] = await issuesOf(raw({ entity: 'files', action: 'download', params: { fileId: 'f', alt: 'json' } }));
     expect(alt).toMatchObject({ loc: ['body', 'params', 'alt'], type: 'type_error.enum' });
-    const [mime] = await issues(raw({ entity: 'files_export', action: 'download', params: { fileId: 'f', mimeType: 'image/gif' } }));
+    const [mime] = await issuesOf(raw({ entity: 'files_export', action: 'download', params: { fileId: 'f', mimeType: 'image/gif' } }));
     expect(mime!.msg).toContain('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    await issues(fx.drive.files.download({ fileId: 'f', alt: 'media', range_header: '0-100' }));
-    await issues(raw({ entity: 'files', action: 'list', params: { corpora: 'everything' } }));
-    await issues(raw({ entity: 'files', action: 'list', params: { spaces: 'photos' } }));
-    await issues(raw({ entity: 'comments', action: 'list', params: { fileId: 'f', startModifiedTime: 'yesterday' } }));
+    await issuesOf(fx.drive.files.download({ fileId: 'f', alt: 'media', range_header: '0-100' }));
+    await issuesOf(raw({ entity: 'files', action: 'list', params: { corpora: 'everything' } }));
+    await issuesOf(raw({ entity: 'files', action: 'list', params: { spaces: 'photos' } }));
+    await issuesOf(raw({ entity: 'comments', action: 'list', params: { fileId: 'f', startModifiedTime: 'yesterday' } }));
   });
 });

@@ -1,4 +1,5 @@
-import { createRuntime, type PlugboardError } from '../../core/index.ts';
+import { expect } from 'vitest';
+import { createRuntime, ValidationError, type PlugboardError, type ValidationIssue } from '../../core/index.ts';
 import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
 
 export const CHAT_TOKEN = 'xoxb-test-secret-0001';
@@ -11,6 +12,17 @@ export async function startChatFixture(options: { users?: number; channels?: num
   return { sandbox, runtime, chat, plugin: runtime.plugin('chat') };
 }
 
+export type ChatFixture = Awaited<ReturnType<typeof startChatFixture>>;
+
+/** The busiest public channel the bot belongs to (ordinary, not #general), so every scenario has data. */
+export async function memberChannel(fx: ChatFixture) {
+  const { result } = await fx.chat.channels.list({ limit: 1000, exclude_archived: true });
+  const size = (id: string) => fx.sandbox.data.messages.get(id)?.length ?? 0;
+  const channel = result.filter((c) => c.is_member && !c.is_general).sort((a, b) => size(b.id) - size(a.id))[0];
+  if (!channel) throw new Error('no channel the bot is a member of');
+  return channel;
+}
+
 /** Awaits a promise that must reject, and returns the error. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<PlugboardError> {
   try {
@@ -19,4 +31,12 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<PlugboardE
     return error as PlugboardError;
   }
   throw new Error('expected the call to fail');
+}
+
+/** Awaits a promise that must reject with a ValidationError (422), and returns its issues. */
+export async function issuesOf(promise: Promise<unknown>): Promise<ValidationIssue[]> {
+  const error = await rejectionOf(promise);
+  expect(error).toBeInstanceOf(ValidationError);
+  expect(error.status).toBe(422);
+  return (error as ValidationError).issues;
 }

@@ -11,9 +11,15 @@ import { fileURLToPath } from 'node:url';
  */
 export function readSharedSpec<T>(fileName: string, envVar: string): T {
   const repository = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const origin = localOrigin(repository);
-  const candidates = [process.env[envVar], ...ancestorSpecPaths(repository, fileName), ...(origin ? ancestorSpecPaths(origin, fileName) : [])].filter((p): p is string => typeof p === 'string' && p !== '');
-  const found = candidates.find((p) => existsSync(p));
+  const candidates = [process.env[envVar], ...ancestorSpecPaths(repository, fileName)].filter((p): p is string => typeof p === 'string' && p !== '');
+  // Only ask git for the origin when neither the variable nor an ancestor has the spec.
+  let found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    const origin = localOrigin(repository);
+    const beside = origin ? ancestorSpecPaths(origin, fileName) : [];
+    candidates.push(...beside);
+    found = beside.find((p) => existsSync(p));
+  }
   if (!found) throw new Error(`${fileName} not found; looked in: ${candidates.join(', ')} (set ${envVar})`);
   return JSON.parse(readFileSync(found, 'utf8')) as T;
 }

@@ -16,7 +16,7 @@ export const changesActions = [
     params: listParams,
     record: change,
     meta: changeListMeta,
-    // A change has no id of its own; what must survive a slim selection is the way to the next page and to the next feed.
+    // SPEC params have no `fields` here: every field is asked for, nextPageToken and newStartPageToken with them.
     request: { method: 'GET', path: '/drive/v3/changes', ...everyField },
     response: { records: 'changes', meta: { nextPageToken: 'nextPageToken', newStartPageToken: 'newStartPageToken' } },
     paginated: true,

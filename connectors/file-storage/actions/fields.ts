@@ -7,7 +7,7 @@ import type { UpstreamCall } from '../../../core/sdk/index.ts';
  * widened by core with what must never go missing: the cursors that paging follows and each
  * record's non-null `id`.
  */
-export function selectFields(alwaysSelect: string[]): Pick<UpstreamCall, 'defaults' | 'fieldSelector'> {
+function selectFields(alwaysSelect: string[]): Pick<UpstreamCall, 'defaults' | 'fieldSelector'> {
   return { defaults: { fields: '*' }, fieldSelector: { param: 'fields', alwaysSelect } };
 }
 
