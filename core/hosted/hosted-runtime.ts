@@ -1,9 +1,11 @@
+import { decodeJwt } from 'jose';
 import { Runtime } from '../runtime/runtime.ts';
 import { BUILTIN_CONNECTORS } from '../builtin-connectors.ts';
 import { loadDataKeyring, type DataKeyring } from '../security/data-keyring.ts';
 import { createStore } from '../stores/create-store.ts';
 import type { Store } from '../stores/types.ts';
 import { HostedConnectors } from './hosted-connectors.ts';
+import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
 import { WidgetOrigins } from './widget-origins.ts';
 import { LocalWorkspaceDirectory, type CloudWorkspaceDirectory } from './workspaces.ts';
@@ -36,6 +38,11 @@ export interface HostedRuntime {
   runtime: Runtime;
   connectors: HostedConnectors;
   cloud: CloudWorkspaceDirectory;
+  /**
+   * A widget's scoped token, its origin recorded (WidgetOrigins) until the token expires before it is
+   * answered, so CORS preflights from that origin pass from the first, on every instance.
+   */
+  issueWidgetToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -56,14 +63,20 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   }
   const runtime = new Runtime();
   for (const specifier of BUILTIN_CONNECTORS) await runtime.loadConnector(specifier);
+  const widgetOrigins = new WidgetOrigins(store, { clock: options.clock });
   return {
     store,
     keyring,
     runtime,
     tokens,
-    widgetOrigins: new WidgetOrigins(store, { clock: options.clock }),
+    widgetOrigins,
     connectors: new HostedConnectors(store, keyring, runtime, options.baseUrls),
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
+    async issueWidgetToken(organizationId, workspaceId, widget) {
+      const token = await tokens.issueScopedToken(organizationId, workspaceId, widget);
+      await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);
+      return token;
+    },
     close: () => store.close(),
   };
 }

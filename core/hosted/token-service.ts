@@ -20,7 +20,7 @@ const AUDIENCE = 'plugboard-api';
 /** Keys are re-read at most this often: rotations made by another instance show up quickly. */
 export const KEY_REFRESH_MS = 30_000;
 /** Clocks of instances sharing a database may disagree this much. */
-const CLOCK_SKEW_MS = 60_000;
+export const CLOCK_SKEW_MS = 60_000;
 /**
  * How long a key verifies after it stopped signing. Another instance may keep signing with it until
  * its next key refresh, so its last tokens expire up to a refresh interval after the retirement, plus
@@ -79,22 +79,11 @@ export class TokenService {
 
   async issueOperatorToken(clientId: string, organizationId: string): Promise<string> {
     const claims: Omit<OperatorTokenClaims, 'sub'> = { token_use: 'operator', organization_id: organizationId };
-    return (await this.sign(claims, clientId, OPERATOR_TOKEN_TTL_SECONDS)).token;
+    return this.sign(claims, clientId, OPERATOR_TOKEN_TTL_SECONDS);
   }
 
-  async issueScopedToken(organizationId: string, workspaceId: string): Promise<string> {
-    return (await this.issueScoped(organizationId, workspaceId)).token;
-  }
-
-  /**
-   * A widget's scoped token and its `exp` (seconds since the epoch): the caller records the widget's
-   * origin until then (WidgetOrigins), so that CORS preflights from it are answered.
-   */
-  issueWidgetToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<{ token: string; exp: number }> {
-    return this.issueScoped(organizationId, workspaceId, widget);
-  }
-
-  private issueScoped(organizationId: string, workspaceId: string, widget?: WidgetScope): Promise<{ token: string; exp: number }> {
+  /** A scoped token for a workspace; a widget's carries its scope (issue those with HostedRuntime.issueWidgetToken, which records the origin). */
+  async issueScopedToken(organizationId: string, workspaceId: string, widget?: WidgetScope): Promise<string> {
     const claims: Omit<ScopedTokenClaims, 'sub'> = {
       token_use: 'scoped',
       organization_id: organizationId,
@@ -154,22 +143,20 @@ export class TokenService {
     return kid;
   }
 
-  private async sign(claims: object, subject: string, ttlSeconds: number): Promise<{ token: string; exp: number }> {
+  private async sign(claims: object, subject: string, ttlSeconds: number): Promise<string> {
     await this.ensureKeys();
     const { kid, key } = this.signing!;
     const header: JWTHeaderParameters = { alg: ALG, kid, typ: 'JWT' };
     const now = Math.floor(this.clock() / 1000);
-    const exp = now + ttlSeconds;
-    const token = await new SignJWT({ ...claims })
+    return new SignJWT({ ...claims })
       .setProtectedHeader(header)
       .setIssuer(this.issuer)
       .setAudience(AUDIENCE)
       .setSubject(subject)
       .setJti(randomUUID())
       .setIssuedAt(now)
-      .setExpirationTime(exp)
+      .setExpirationTime(now + ttlSeconds)
       .sign(key);
-    return { token, exp };
   }
 
   private async publicKeyFor(header: JWTHeaderParameters): Promise<CryptoKey | Uint8Array> {

@@ -39,6 +39,15 @@ export function nulCharacterIssues(value: unknown, locPrefix: Array<string | num
   return issues.slice(0, MAX_ISSUES);
 }
 
+/**
+ * Whether a JSON body, given its text, may hold a NUL, so is worth the walk: in JSON text U+0000 can
+ * only be written as the escape `\u0000` (a raw control character does not parse), so text without
+ * those six characters holds none. No text (nothing was read as JSON): walked, to be safe.
+ */
+export function jsonMayHoldNul(rawBody: string | undefined): boolean {
+  return rawBody === undefined || rawBody.includes('\\u0000');
+}
+
 function issue(locPrefix: Array<string | number>, visit: Visit): ValidationIssue {
   const path: Array<string | number> = [];
   for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.push(at.key);

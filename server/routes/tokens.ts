@@ -77,9 +77,7 @@ export const tokenRoutes = [
         connection_template_tags_mode: body.selected_connection_template_tags_mode ?? 'any',
       };
       const workspace = await resolveWorkspace(hosted.store, hosted.cloud, organization_id, body.workspace_name, body.region_id);
-      const { token, exp } = await hosted.tokens.issueWidgetToken(organization_id, workspace.id, widget);
-      // Recorded before the token is handed out, so its preflights pass from the first, on every instance.
-      await hosted.widgetOrigins.record(organization_id, workspace.id, widget.allowed_origin, exp * 1000);
+      const token = await hosted.issueWidgetToken(organization_id, workspace.id, widget);
       const widgetUrl = new URL('/embedded-widget', config.publicUrl);
       widgetUrl.searchParams.set('workspaceId', workspace.id);
       widgetUrl.searchParams.set('allowedOrigin', widget.allowed_origin);
