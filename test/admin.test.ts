@@ -2,23 +2,19 @@
  * Application credentials: `npm run admin -- create-application` finds or creates the organization by
  * name, so an organization can get a second application; runs made at once agree on one organization.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApplication, createApplication, createFirstApplication } from '../core/hosted/applications.ts';
-import { createStore, type Store } from '../core/stores/index.ts';
-import { BACKENDS, createTestDatabase, type Backend } from './helpers/hosted-fixture.ts';
-import { databaseEnv, runScript } from './helpers/server-process.ts';
-
-const DATA_KEYS = `a1:${randomBytes(32).toString('base64')}`;
+import type { Store } from '../core/stores/index.ts';
+import { BACKENDS, createTestDatabase, DATA_KEYS, type Backend, type TestDatabase } from './helpers/hosted-fixture.ts';
+import { runScript } from './helpers/server-process.ts';
 
 describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: TestDatabase;
   let store: Store;
-  const open = () => createStore({ dataDir: database.dataDir, databaseUrl: database.databaseUrl, schema: database.schema });
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    store = await open();
+    store = await database.openStore();
   });
   afterAll(async () => {
     await store.close();
@@ -46,7 +42,7 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
   });
 
   it('runs at once, from several store instances, agree on one organization', async () => {
-    const others = backend === 'postgres' ? await Promise.all([open(), open()]) : [];
+    const others = backend === 'postgres' ? await Promise.all([database.openStore(), database.openStore()]) : [];
     try {
       const made = await Promise.all([store, ...others, store].map((s) => createApplication(s, 'Initech')));
       expect(new Set(made.map((m) => m.organization_id)).size).toBe(1);
@@ -57,7 +53,7 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
   });
 
   it('the admin CLI prints the credentials as JSON and reuses the organization', async () => {
-    const env = { ...databaseEnv(database), PLUGBOARD_DATA_KEYS: DATA_KEYS };
+    const env = { ...database.env, PLUGBOARD_DATA_KEYS: DATA_KEYS };
     const runs = await Promise.all([1, 2].map(() => runScript(['scripts/admin.ts', 'create-application', '--organization', 'Umbrella'], env)));
     const printed = runs.map((run) => {
       expect(run.code, run.stderr).toBe(0);
@@ -71,13 +67,13 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
   });
 
   it('the admin CLI refuses an empty organization name', async () => {
-    const run = await runScript(['scripts/admin.ts', 'create-application', '--organization', ' '], { ...databaseEnv(database), PLUGBOARD_DATA_KEYS: DATA_KEYS });
+    const run = await runScript(['scripts/admin.ts', 'create-application', '--organization', ' '], { ...database.env, PLUGBOARD_DATA_KEYS: DATA_KEYS });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('--organization must name an organization');
   });
 
   it.runIf(backend === 'postgres')('the admin CLI on PostgreSQL without PLUGBOARD_DATA_KEYS says what is missing', async () => {
-    const run = await runScript(['scripts/admin.ts', 'create-application', '--organization', 'Umbrella'], databaseEnv(database));
+    const run = await runScript(['scripts/admin.ts', 'create-application', '--organization', 'Umbrella'], database.env);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^admin: DATABASE_URL is set, so PLUGBOARD_DATA_KEYS must be set too/);
     expect(run.stdout).toBe('');

@@ -48,11 +48,8 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
       files: untyped(runtime.connector('file-storage', { credentials: { access_token: DRIVE_TOKEN }, base_url: fx.driveSandbox.url })),
     };
     // The end user's connectors live in the workspace named after them: the hosted variant's default.
-    const scoped = await fx.scopedToken('end-user-7');
-    for (const [type, credentials] of [['chat', { token: CHAT_TOKEN }], ['file-storage', { access_token: DRIVE_TOKEN }]] as const) {
-      const response = await fx.http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped}` }, json: { external_user_id: 'end-user-7', connector_type: type, credentials } });
-      expect(response.statusCode, response.body).toBe(201);
-    }
+    await fx.createConnector('end-user-7', 'chat', { token: CHAT_TOKEN });
+    await fx.createConnector('end-user-7', 'file-storage', { access_token: DRIVE_TOKEN });
     const server = { external_user_id: 'end-user-7', client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url };
     hosted = { chat: untyped(runtime.connector('chat', server)), files: untyped(runtime.connector('file-storage', server)) };
   });

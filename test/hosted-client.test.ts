@@ -7,7 +7,7 @@ import { AccessDeniedError } from '../core/errors.ts';
 import { errorFromWire } from '../core/hosted-client/wire-errors.ts';
 import { createRuntime, type ExecuteRequest, type ExecuteResult } from '../core/index.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
-import { startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 
 type Client = { execute(request: ExecuteRequest): Promise<ExecuteResult> };
 const USERS: ExecuteRequest = { entity: 'users', action: 'list', params: { limit: 1 } };
@@ -25,15 +25,10 @@ describe('hosted variant client', () => {
     await fx.close();
   });
 
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const client = (externalUserId: string) =>
     runtime.connector('chat', { external_user_id: externalUserId, client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url }) as unknown as Client;
 
-  async function createConnector(externalUserId: string): Promise<string> {
-    const response = await fx.http.post('v1/integrations/connectors', { headers: bearer(await fx.scopedToken(externalUserId)), json: { external_user_id: externalUserId, connector_type: 'chat', credentials: { token: CHAT_TOKEN } } });
-    expect(response.statusCode, response.body).toBe(201);
-    return (JSON.parse(response.body) as { id: string }).id;
-  }
+  const createConnector = async (externalUserId: string) => (await fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN })).id;
 
   /** The requests the server logged while `work` ran, as "METHOD path status". */
   async function requestsDuring(work: () => Promise<unknown>): Promise<string[]> {

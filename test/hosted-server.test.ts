@@ -5,10 +5,9 @@ import { REGIONS } from '../core/hosted/regions.ts';
 import { REFUSAL_MEMORY_MS } from '../core/hosted/widget-origins.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
-import { BACKENDS, DATA_KEYS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { BACKENDS, bearer, DATA_KEYS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import connectorCreateRequest from '../schemas/server/connector-create-request.json' with { type: 'json' };
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const UNAUTHORIZED = { detail: 'Invalid authentication credentials' };
 const FORBIDDEN = { detail: 'Access denied to this resource' };
 
@@ -29,11 +28,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
   const get = (path: string, token: string | null, headers: Record<string, string> = {}) => fx.http.get(path, { headers: { ...(token ? bearer(token) : {}), ...headers } });
   const json = (response: { body: string }) => JSON.parse(response.body);
 
-  async function createChatConnector(scoped: string, externalUserId = 'user-1', extra: Record<string, unknown> = {}) {
-    const response = await post('v1/integrations/connectors', scoped, { external_user_id: externalUserId, connector_type: 'chat', credentials: { token: CHAT_TOKEN }, ...extra });
-    expect(response.statusCode, response.body).toBe(201);
-    return json(response);
-  }
+  const createChatConnector = (scoped: string, externalUserId = 'user-1') => fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN }, scoped);
 
   describe('operator token (SPEC 4.1)', () => {
     it('is issued for good application credentials', async () => {

@@ -7,7 +7,7 @@ import got from 'got';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestDatabase, type Backend } from './helpers/hosted-fixture.ts';
-import { databaseEnv, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const keysOf = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const http = got.extend({ throwHttpErrors: false, retry: { limit: 0 } });
@@ -39,7 +39,7 @@ describe.each(BACKENDS)('instances sharing %s', (backend: Backend) => {
   it('two starting together on an empty database: exactly one creates the first application, and both serve it', async () => {
     const db = await database();
     // SQLite instances share the data directory, so also its generated key file; PostgreSQL ones need the variable.
-    const env = { ...databaseEnv(db), ...(backend === 'postgres' ? { PLUGBOARD_DATA_KEYS: keysOf('shared') } : {}) };
+    const env = { ...db.env, ...(backend === 'postgres' ? { PLUGBOARD_DATA_KEYS: keysOf('shared') } : {}) };
     const instances = await Promise.all([start(env), start(env)]);
     for (const instance of instances) expect(instance.url, instance.output.stderr).not.toBeNull();
     const printed = instances.filter((instance) => instance.firstApplication !== null);
@@ -56,10 +56,10 @@ describe.each(BACKENDS)('instances sharing %s', (backend: Backend) => {
 
   it('an instance whose data keys do not open the active signing key refuses to start, and says why without a secret', async () => {
     const db = await database();
-    const first = await start({ ...databaseEnv(db), PLUGBOARD_DATA_KEYS: keysOf('k1') });
+    const first = await start({ ...db.env, PLUGBOARD_DATA_KEYS: keysOf('k1') });
     expect(first.url, first.output.stderr).not.toBeNull();
     const otherKeys = keysOf('k2');
-    const refused = await start({ ...databaseEnv(db), PLUGBOARD_DATA_KEYS: otherKeys });
+    const refused = await start({ ...db.env, PLUGBOARD_DATA_KEYS: otherKeys });
     expect(refused.url).toBeNull();
     expect(refused.exitCode).toBe(1);
     expect(refused.output.stderr).toMatch(/^Plugboard did not start: the active token-signing key \(kid [\w-]+\) is encrypted with data key "k1", which is not among this instance's data keys/);
@@ -70,7 +70,7 @@ describe.each(BACKENDS)('instances sharing %s', (backend: Backend) => {
 
   it.runIf(backend === 'postgres')('without PLUGBOARD_DATA_KEYS, an instance on PostgreSQL refuses to start before touching the database', async () => {
     const db = await database();
-    const refused = await start(databaseEnv(db));
+    const refused = await start(db.env);
     expect(refused.url).toBeNull();
     expect(refused.exitCode).toBe(1);
     expect(refused.output.stderr).toMatch(/^Plugboard did not start: DATABASE_URL is set, so PLUGBOARD_DATA_KEYS must be set too/);

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, type Store, type StoredConnector } from '../core/stores/index.ts';
-import { BACKENDS, createTestDatabase } from './helpers/hosted-fixture.ts';
+import type { Store, StoredConnector } from '../core/stores/index.ts';
+import { BACKENDS, createTestDatabase, type TestDatabase } from './helpers/hosted-fixture.ts';
 
 const now = () => new Date().toISOString();
 
 describe.each(BACKENDS)('store on %s', (backend) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: TestDatabase;
   let store: Store;
-  const open = () => createStore({ dataDir: database.dataDir, databaseUrl: database.databaseUrl, schema: database.schema });
   const org = randomUUID();
 
   beforeAll(async () => {
@@ -16,7 +15,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     // Two instances starting at once both migrate; the advisory lock makes the second wait, then find
     // nothing to do. (SQLite's equivalent is two processes and busy_timeout: one process holding two
     // connections to one file would block its own thread.)
-    const opened = backend === 'postgres' ? await Promise.all([open(), open()]) : [await open(), await open()];
+    const opened = backend === 'postgres' ? await Promise.all([database.openStore(), database.openStore()]) : [await database.openStore(), await database.openStore()];
     await opened[1]!.close();
     store = opened[0]!;
     await store.migrate();
@@ -56,7 +55,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
   });
 
   it.runIf(backend === 'postgres')('serialises transactions of one lock key across store instances (count, then create)', async () => {
-    const others = await Promise.all([open(), open(), open()]);
+    const others = await Promise.all([database.openStore(), database.openStore(), database.openStore()]);
     try {
       // Each checks for the name, then creates it: without the lock, several would find nothing and create.
       const findOrCreate = (s: Store) =>
@@ -84,7 +83,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
   });
 
   it('resolves concurrent workspace creation to one row, even from two store instances', async () => {
-    const other = await open();
+    const other = await database.openStore();
     try {
       const make = (s: Store) => s.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'raced', region_id: 'r', created_at: now() });
       const results = await Promise.all([make(store), make(other), make(store), make(other)]);
@@ -120,7 +119,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     await record(store, workspace.id, 'https://a.example', at(25));
     expect(await store.widgetOriginLiveUntil('https://a.example', at(0))).toBe(at(30));
     // Two store instances (two servers) re-issuing at once: one row, the later expiry.
-    const other = await open();
+    const other = await database.openStore();
     try {
       await Promise.all([record(store, workspace.id, 'https://a.example', at(35)), record(other, workspace.id, 'https://a.example', at(33))]);
     } finally {

@@ -10,13 +10,13 @@ import { SCOPED_TOKEN_TTL_SECONDS } from '../core/hosted/token-claims.ts';
 import { KEY_REFRESH_MS, RETIRED_KEY_GRACE_MS, TokenService } from '../core/hosted/token-service.ts';
 import { DataKeyring } from '../core/security/data-keyring.ts';
 import { KeyConfigurationError } from '../core/security/key-configuration-error.ts';
-import { createStore, type Store } from '../core/stores/index.ts';
-import { createTestDatabase } from './helpers/hosted-fixture.ts';
+import type { Store } from '../core/stores/index.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/hosted-fixture.ts';
 
 const ISSUER = 'http://plugboard.test';
 
 describe('signing-key rotation between instances', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: TestDatabase;
   let store: Store;
   let now = Date.parse('2030-01-01T00:00:00.000Z');
   const clock = () => now;
@@ -24,7 +24,7 @@ describe('signing-key rotation between instances', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
-    store = await createStore({ dataDir: database.dataDir });
+    store = await database.openStore();
   });
   afterAll(async () => {
     await store.close();
@@ -68,14 +68,14 @@ describe('signing-key rotation between instances', () => {
 });
 
 describe('data keys that cannot open the active signing key', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: TestDatabase;
   let store: Store;
   const material = randomBytes(32);
   const keyring = new DataKeyring([{ id: 'k1', key: material }]);
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
-    store = await createStore({ dataDir: database.dataDir });
+    store = await database.openStore();
     await new TokenService(store, keyring, ISSUER).start();
   });
   afterAll(async () => {

@@ -6,8 +6,10 @@ import { randomBytes } from 'node:crypto';
 import got, { type Got } from 'got';
 import pg from 'pg';
 import { pino } from 'pino';
+import { expect } from 'vitest';
 import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
 import { DriveSandbox } from '../../connectors/file-storage/sandbox/index.ts';
+import { createStore, type Store } from '../../core/stores/index.ts';
 import type { ServerConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
 import { CHAT_TOKEN } from './chat-fixture.ts';
@@ -19,20 +21,44 @@ export const BACKENDS: Backend[] = ['sqlite', ...(process.env.TEST_DATABASE_URL 
 
 export const DATA_KEYS = `t1:${randomBytes(32).toString('base64')}`;
 
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
 /** A database for one test file: a fresh PostgreSQL schema (dropped by `drop`) or a temp directory. */
-export async function createTestDatabase(backend: Backend): Promise<{ dataDir: string; databaseUrl?: string; schema?: string; drop(): Promise<void> }> {
+export interface TestDatabase {
+  dataDir: string;
+  databaseUrl?: string;
+  schema?: string;
+  /** The environment a child process (server, admin CLI) uses it with: PostgreSQL with the test's schema put in the URL. */
+  env: Record<string, string>;
+  /** A new store on it (the caller closes it). */
+  openStore(): Promise<Store>;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-test-'));
-  if (backend === 'sqlite') return { dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  if (backend === 'sqlite') {
+    return {
+      dataDir,
+      env: { PLUGBOARD_DATA_DIR: dataDir },
+      openStore: () => createStore({ dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
   const databaseUrl = process.env.TEST_DATABASE_URL!;
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     dataDir,
     databaseUrl,
     schema,
+    env: { PLUGBOARD_DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    openStore: () => createStore({ dataDir, databaseUrl, schema }),
     async drop() {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
@@ -55,6 +81,11 @@ export interface HostedFixture {
   clientSecret: string;
   operatorToken(): Promise<string>;
   scopedToken(workspaceName: string): Promise<string>;
+  /**
+   * Stores a connector through the API (expecting a 201) and answers its JSON. It goes in the workspace
+   * `scoped` is for; by default the one named after the user, as the hosted variant's client does.
+   */
+  createConnector(externalUserId: string, type: string, credentials: Record<string, string>, scoped?: string): Promise<{ id: string } & Record<string, unknown>>;
   startAnotherServer(): Promise<RunningServer>;
   /** Stops the server and starts it again on the same port and database (a deploy, a crash). */
   restart(): Promise<void>;
@@ -98,8 +129,14 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
     operatorToken,
     async scopedToken(workspaceName) {
       const operator = await operatorToken();
-      const response = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator}` }, json: { workspace_name: workspaceName } }).json<{ token: string }>();
+      const response = await http.post('api/v1/embedded/scoped-token', { headers: bearer(operator), json: { workspace_name: workspaceName } }).json<{ token: string }>();
       return response.token;
+    },
+    async createConnector(externalUserId, type, credentials, scoped) {
+      const token = scoped ?? (await fixture.scopedToken(externalUserId));
+      const response = await http.post('v1/integrations/connectors', { headers: bearer(token), json: { external_user_id: externalUserId, connector_type: type, credentials } });
+      expect(response.statusCode, response.body).toBe(201);
+      return JSON.parse(response.body) as { id: string } & Record<string, unknown>;
     },
     async startAnotherServer() {
       const other = await start();

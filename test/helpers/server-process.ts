@@ -5,14 +5,6 @@ import type { NewApplicationCredentials } from '../../core/hosted/applications.t
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
-/** A database for a child process: a SQLite directory, or PostgreSQL with the test's schema put in the URL. */
-export function databaseEnv(database: { dataDir: string; databaseUrl?: string; schema?: string }): Record<string, string> {
-  if (!database.databaseUrl) return { PLUGBOARD_DATA_DIR: database.dataDir };
-  const url = new URL(database.databaseUrl);
-  url.searchParams.set('options', `-c search_path=${database.schema}`);
-  return { PLUGBOARD_DATA_DIR: database.dataDir, DATABASE_URL: url.toString() };
-}
-
 /** The parent's environment without any Plugboard setting, so a child sees only what the test gives it. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PLUGBOARD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)));
