@@ -1,0 +1,153 @@
+/**
+ * Seeded fuzzing of every route in /openapi.json: valid requests changed in one place (a path
+ * parameter, the query, a body value, the body's framing, the token, the method). Whatever comes
+ * in, the server answers a 4xx with a JSON `detail`, never a 5xx, and stays up. The seed is printed;
+ * FUZZ_SEED=<n> replays a run (connector and template ids aside, which the fixture draws anew).
+ */
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime } from '../core/index.ts';
+import { SeededRandom } from '../core/sdk/seeded-random.ts';
+import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
+import { report, unhandledError, type Failure } from './helpers/fuzz-report.ts';
+import { fuzzRequest, variantsFor, type FuzzRequest, type FuzzTarget, type Operation } from './helpers/fuzz-request.ts';
+import { baseRequestsFor, type FuzzState } from './helpers/fuzz-base-requests.ts';
+import { BACKENDS, bearer, startHostedFixture, type Backend, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { sendRaw, type RawResponse } from './helpers/raw-http.ts';
+
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
+/**
+ * Every operation is sent each of its variants once; execute this many times over, each time on
+ * other base requests (one per connector action): most of the code behind the routes runs behind it.
+ */
+const EXECUTE_ROUNDS = 8;
+const WORKSPACE = 'fuzz';
+const WIDGET_ORIGIN = 'https://app.example';
+const BODY_LIMIT_BYTES = 64 * 1024; // the fixture's bodyLimitBytes
+
+console.log(`route fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
+
+describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
+  let fx: HostedFixture;
+  let operations: Operation[];
+  let state: FuzzState;
+  let target: FuzzTarget;
+
+  beforeAll(async () => {
+    fx = await startHostedFixture(backend);
+    const operator = await fx.operatorToken();
+    const scoped = await fx.scopedToken(WORKSPACE);
+    const widget = await fx.http.post('api/v1/embedded/widget-token', { headers: bearer(operator), json: { workspace_name: WORKSPACE, allowed_origin: WIDGET_ORIGIN } }).json<{ token: string }>();
+    const chat = await fx.createConnector(WORKSPACE, 'chat', { token: CHAT_TOKEN }, scoped);
+    const files = await fx.createConnector(WORKSPACE, 'file-storage', { access_token: DRIVE_TOKEN }, scoped);
+    const template = await fx.http.post('api/v1/integrations/templates/sources', { headers: bearer(operator), json: { name: 'fuzz source', connector_type: 'chat', tags: ['fuzz'] } }).json<{ id: string }>();
+    const runtime = await createRuntime();
+    const { fixtures } = fx.driveSandbox.data;
+    state = {
+      connectors: { chat: chat.id, 'file-storage': files.id },
+      credentials: { chat: { token: CHAT_TOKEN }, 'file-storage': { access_token: DRIVE_TOKEN } },
+      plugins: [runtime.plugin('chat'), runtime.plugin('file-storage')],
+      dictionary: {
+        connector_id: [chat.id, files.id],
+        client_id: [fx.clientId],
+        client_secret: [fx.clientSecret],
+        workspace_name: [WORKSPACE],
+        allowed_origin: [WIDGET_ORIGIN],
+        connector_type: ['chat', 'file-storage'],
+        external_user_id: [WORKSPACE],
+        source_template_id: [template.id],
+        fileId: [fixtures.docId, fixtures.commentedFileId, fx.driveSandbox.largeFileId!],
+        channel: fx.chatSandbox.data.channels.slice(0, 3).map((channel) => channel.id),
+        // Values the params' patterns ask for, which the sampler does not invent.
+        ...Object.fromEntries(['ts', 'timestamp', 'thread_ts', 'latest', 'oldest'].map((name) => [name, ['1700000000.000100']])),
+        range_header: ['bytes=0-99'],
+        fields: ['*'],
+      },
+    };
+    const { tokens } = fx.server.hosted;
+    target = {
+      tokens: { operatorToken: operator, scopedToken: scoped, widgetToken: (JSON.parse(Buffer.from(widget.token, 'base64').toString()) as { token: string }).token },
+      dangling: {
+        operatorToken: await tokens.issueOperatorToken('no-such-client', 'no-such-organization'),
+        scopedToken: await tokens.issueScopedToken(fx.server.firstApplication!.organization_id, 'no-such-workspace'),
+      },
+      widgetOrigin: WIDGET_ORIGIN,
+      bodyLimitBytes: BODY_LIMIT_BYTES,
+    };
+    operations = operationsOf(JSON.parse((await sendRaw(fx.server.url, { method: 'GET', path: '/openapi.json', headers: {} })).body.toString()));
+  });
+
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  it('answers every fuzzed request below 500, every 4xx with a JSON detail, and stays healthy', { timeout: 120_000 }, async () => {
+    expect(operations.length).toBeGreaterThan(10);
+    const failures: Failure[] = [];
+    for (const operation of operations) {
+      // One stream per operation: a route added to the document doesn't change what the others get.
+      const random = SeededRandom.derive(SEED, `${operation.method} ${operation.path}`);
+      const bases = baseRequestsFor(operation, state, random);
+      const variants = variantsFor(operation);
+      const rounds = operation.path.endsWith('/execute') ? EXECUTE_ROUNDS : 1;
+      const plan = Array.from({ length: rounds }, () => random.sample(variants, variants.length)).flat();
+      for (const [i, variant] of plan.entries()) {
+        const request = fuzzRequest(operation, bases[i % bases.length]!, variant, target, random);
+        const logsBefore = fx.logs.length;
+        const problem = problemWith(request, await sendRaw(fx.server.url, request).catch((error: Error) => error));
+        if (problem) failures.push({ operation, request, problem, cause: unhandledError(fx.logs.slice(logsBefore)) });
+      }
+    }
+    const health = await sendRaw(fx.server.url, { method: 'GET', path: '/healthz', headers: {} });
+    expect(health.status, 'GET /healthz after the fuzzing').toBe(200);
+    expect(failures.length, report(failures, target, SEED)).toBe(0);
+  });
+});
+
+/** The operations of an OpenAPI document, those that delete last (the rest keep their connectors to work on). */
+function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, spec]) => ({
+      method,
+      path,
+      pathParams: (spec.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
+      auth: (spec.security ?? []).flatMap((scheme) => Object.keys(scheme)),
+      ...(spec.requestBody ? { bodySchema: spec.requestBody.content['application/json']!.schema } : {}),
+    })),
+  );
+  return operations.sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
+}
+
+interface OpenApiOperation {
+  parameters?: Array<{ name: string; in: string }>;
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+}
+
+/** What is wrong with the answer to `request`, or undefined when nothing is. */
+function problemWith(request: FuzzRequest, answer: RawResponse | Error): string | undefined {
+  if (answer instanceof Error) return `no answer: ${answer.message}`;
+  const text = answer.body.toString();
+  if (answer.status >= 500 && !isDeclaredUnavailable(answer.status, text)) return `${answer.status} ${text.slice(0, 200)}`;
+  if (answer.status < 400 || request.method === 'HEAD') return undefined;
+  if (!String(answer.headers['content-type']).startsWith('application/json')) return `${answer.status} with Content-Type ${answer.headers['content-type']}: ${text.slice(0, 200)}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `${answer.status} whose body is not JSON: ${text.slice(0, 200)}`;
+  }
+  return isErrorDetail((body as { detail?: unknown } | null)?.detail) ? undefined : `${answer.status} without a valid detail: ${text.slice(0, 200)}`;
+}
+
+/** The one 5xx by design: a search action, which needs the context store this server does not run yet, is a 501. */
+function isDeclaredUnavailable(status: number, text: string): boolean {
+  return status === 501 && text.includes('"error_code":"context_store_unavailable"');
+}
+
+function isErrorDetail(detail: unknown): boolean {
+  if (typeof detail === 'string') return true;
+  const isIssue = (issue: { loc?: unknown; msg?: unknown; type?: unknown }) => Array.isArray(issue?.loc) && typeof issue.msg === 'string' && typeof issue.type === 'string';
+  return Array.isArray(detail) && detail.every(isIssue);
+}
