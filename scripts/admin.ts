@@ -8,10 +8,9 @@
  *   npm run admin -- rotate-signing-key                           new token-signing key; live tokens stay valid
  */
 import { Command } from 'commander';
-import { createApplication } from '../core/hosted/applications.ts';
 import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
-import { KeyConfigurationError } from '../core/security/key-configuration-error.ts';
 import { configFromEnv } from '../server/config.ts';
+import { exitOnConfigurationError } from '../server/exit-on-configuration-error.ts';
 
 async function withHosted<T>(work: (hosted: HostedRuntime) => Promise<T>): Promise<T> {
   const config = configFromEnv();
@@ -33,7 +32,7 @@ program
   .requiredOption('--organization <name>', 'organization name: an existing one gets the new application, a new one is created')
   .action(async ({ organization }: { organization: string }) => {
     if (organization.trim() === '') program.error('--organization must name an organization');
-    console.log(JSON.stringify(await withHosted((hosted) => createApplication(hosted.store, organization))));
+    console.log(JSON.stringify(await withHosted((hosted) => hosted.applications.create(organization))));
   });
 program
   .command('rotate-signing-key')
@@ -42,11 +41,4 @@ program
     const kid = await withHosted((hosted) => hosted.tokens.rotateSigningKey());
     console.log(JSON.stringify({ kid }));
   });
-try {
-  await program.parseAsync();
-} catch (error) {
-  // A deployment mistake the operator must fix: say what, without a stack trace in the way.
-  if (!(error instanceof KeyConfigurationError)) throw error;
-  console.error(`admin: ${error.message}`);
-  process.exit(1);
-}
+await exitOnConfigurationError('admin: ', () => program.parseAsync());

@@ -11,15 +11,20 @@ import { createRuntime } from '../core/index.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children: ChildProcess[] = [];
 
-/** Starts a TS entry point as a child and resolves with the first stdout line matching `pattern`, plus every line before it. */
-export async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ match: RegExpMatchArray; lines: string[] }> {
+/**
+ * Starts a TS entry point as a child and resolves with the first stdout line matching `pattern`, every
+ * line before it, and `nextLine()` to read on (undefined once the child's output ends).
+ */
+export async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ match: RegExpMatchArray; lines: string[]; nextLine(): Promise<string | undefined> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
+  const output = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const nextLine = async () => (await output.next()).value as string | undefined;
   const lines: string[] = [];
-  for await (const line of createInterface({ input: child.stdout! })) {
+  for (let line = await nextLine(); line !== undefined; line = await nextLine()) {
     lines.push(line);
     const match = pattern.exec(line);
-    if (match) return { match, lines };
+    if (match) return { match, lines, nextLine };
   }
   throw new Error(`${args.join(' ')} exited before printing ${pattern}`);
 }

@@ -11,7 +11,7 @@ import type { ServerConfig } from './config.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { requireJsonBody } from './middleware/json-body.ts';
-import { jsonMayHoldNul, nulCharacterIssues } from './middleware/nul-characters.ts';
+import { jsonMayHoldUnsafeText, pathParamIssues, unsafeTextIssues } from './middleware/unsafe-text.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
 import { jsonBytes } from './json-bytes.ts';
@@ -45,11 +45,11 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
       const params = (ctx as unknown as { params: Record<string, string> }).params ?? {};
       const query = firstValues(ctx.query);
       const issues = [
-        ...nulCharacterIssues(params, ['path']),
-        ...nulCharacterIssues(query, ['query']),
+        ...pathParamIssues(params),
+        ...unsafeTextIssues(query, ['query']),
         ...(validateBody && !validateBody(body) ? toValidationIssues(validateBody.errors ?? [], ['body']) : []),
-        // The walk costs a pass over every body; only a body whose text has a `\u0000` escape needs it.
-        ...(jsonMayHoldNul(ctx.request.rawBody as string | undefined) ? nulCharacterIssues(body, ['body']) : []),
+        // The walk costs a pass over every body; only a body whose text has a NUL or surrogate escape needs it.
+        ...(jsonMayHoldUnsafeText(ctx.request.rawBody as string | undefined) ? unsafeTextIssues(body, ['body']) : []),
       ];
       if (issues.length > 0) throw new ValidationError(issues);
       const result = await route.handler({ ctx, body, params, query, claims, hosted, config });

@@ -1,4 +1,7 @@
 import { resolve } from 'node:path';
+import { ConfigurationError } from '../core/configuration-error.ts';
+import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
+import { databaseUrlSetting, integerSetting } from './env-settings.ts';
 
 export interface ServerConfig {
   host: string;
@@ -11,23 +14,47 @@ export interface ServerConfig {
   baseUrls: Record<string, string | undefined>;
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
+  /** A client must send its request's headers within this time, or its connection is closed (408). */
+  headersTimeoutSeconds: number;
+  /** ...and the whole request, body included, within this one; the response may take as long as it needs. */
+  requestTimeoutSeconds: number;
+  /** Connections beyond this many are closed as they arrive. */
+  maxConnections: number;
+  /** Failed application-credential attempts allowed per minute, per address and per client id. */
+  credentialAttemptLimits: CredentialAttemptLimitOptions;
 }
 
-/** Reads the deployment's settings from the environment (README "Hosted server" lists them). */
+/**
+ * Reads the deployment's settings from the environment (README "Hosted server" lists them); a value
+ * it cannot use is a ConfigurationError naming the variable.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const host = env.HOST ?? '127.0.0.1';
-  const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const port = integerSetting(env, 'PORT', 8080, 0, 65535);
+  const headersTimeoutSeconds = integerSetting(env, 'PLUGBOARD_HEADERS_TIMEOUT_SECONDS', 10, 1);
+  const requestTimeoutSeconds = integerSetting(env, 'PLUGBOARD_REQUEST_TIMEOUT_SECONDS', 30, 1);
+  // Node refuses a headers timeout beyond the request timeout, which covers the headers too.
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    throw new ConfigurationError(`PLUGBOARD_HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
+  }
   return {
     host,
     port,
     dataDir: resolve(env.PLUGBOARD_DATA_DIR ?? './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrlSetting(env),
     publicUrl: (env.PLUGBOARD_PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     baseUrls: {
       chat: env.PLUGBOARD_CHAT_BASE_URL || undefined,
       'file-storage': env.PLUGBOARD_FILE_STORAGE_BASE_URL || undefined,
     },
-    bodyLimitBytes: Number(env.PLUGBOARD_BODY_LIMIT_BYTES ?? 1024 * 1024),
+    bodyLimitBytes: integerSetting(env, 'PLUGBOARD_BODY_LIMIT_BYTES', 1024 * 1024, 1),
+    headersTimeoutSeconds,
+    requestTimeoutSeconds,
+    maxConnections: integerSetting(env, 'PLUGBOARD_MAX_CONNECTIONS', 1024, 1),
+    credentialAttemptLimits: {
+      failuresPerAddress: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_ADDRESS', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerAddress, 1),
+      failuresPerClient: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_CLIENT', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerClient, 1),
+      windowSeconds: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.windowSeconds,
+    },
   };
 }

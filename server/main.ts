@@ -1,18 +1,12 @@
 /** `npm start`: the hosted service on HOST:PORT, state in SQLite under PLUGBOARD_DATA_DIR or PostgreSQL at DATABASE_URL. */
-import { KeyConfigurationError } from '../core/security/key-configuration-error.ts';
 import { configFromEnv } from './config.ts';
-import { startServer, type RunningServer } from './start.ts';
+import { exitOnConfigurationError } from './exit-on-configuration-error.ts';
+import { startServer } from './start.ts';
 
-const config = configFromEnv();
-let server: RunningServer;
-try {
-  server = await startServer(config);
-} catch (error) {
-  // A deployment mistake the operator must fix: say what, without a stack trace in the way.
-  if (!(error instanceof KeyConfigurationError)) throw error;
-  console.error(`Plugboard did not start: ${error.message}`);
-  process.exit(1);
-}
+const { config, server } = await exitOnConfigurationError('Plugboard did not start: ', async () => {
+  const config = configFromEnv();
+  return { config, server: await startServer(config) };
+});
 if (server.firstApplication) {
   console.log('First start of an empty install: application credentials for local use (the secret is shown only now):');
   console.log(JSON.stringify(server.firstApplication));

@@ -1,3 +1,4 @@
+import type { TokenUse } from '../core/hosted/token-claims.ts';
 import type { RouteDefinition } from './route.ts';
 
 /**
@@ -35,6 +36,12 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
       securitySchemes: {
         operatorToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Operator token (15 minutes)' },
         scopedToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scoped token (20 minutes, one workspace)' },
+        widgetToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: "The scoped token inside a widget token (20 minutes, one workspace, from its allowed origin): templates its tags allow and the workspace's embedded sources only; other routes answer 403",
+        },
       },
       schemas: {
         Error: {
@@ -58,15 +65,16 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
 /** Answers the route layer gives on its own (server/app.ts), so no route has to remember to list them. */
 function impliedResponses(route: RouteDefinition, hasPathParams: boolean): Record<number, string> {
   const implied: Record<number, string> = {};
-  if (hasPathParams) implied[422] = 'Invalid path parameter (a NUL character)';
-  if (route.body) Object.assign(implied, { 415: 'A body that is not application/json', 422: 'Invalid body (schema, or a NUL character in any string)' });
+  if (route.auth !== 'none' && !route.auth.includes('widget')) implied[403] = 'A widget token: it may call only the embedded template and source routes';
+  if (hasPathParams) implied[422] = 'Invalid path parameter (a NUL character, a lone surrogate, "." or "..")';
+  if (route.body) Object.assign(implied, { 415: 'A body that is not application/json', 422: 'Invalid body (schema, or a NUL character or lone surrogate in any string)' });
   return implied;
 }
 
-function securityFor(auth: RouteDefinition['auth']): Array<Record<string, string[]>> {
-  if (auth === 'operator') return [{ operatorToken: [] }];
-  if (auth === 'scoped') return [{ scopedToken: [] }];
-  return [{ operatorToken: [] }, { scopedToken: [] }];
+const SECURITY_SCHEME: Record<TokenUse, string> = { operator: 'operatorToken', scoped: 'scopedToken', widget: 'widgetToken' };
+
+function securityFor(auth: readonly TokenUse[]): Array<Record<string, string[]>> {
+  return auth.map((use) => ({ [SECURITY_SCHEME[use]]: [] }));
 }
 
 /** JSON Schema draft keywords OpenAPI 3.0 does not take. */

@@ -1,17 +1,18 @@
 import type { ParameterizedContext } from 'koa';
 import type { JsonSchema } from '../core/sdk/index.ts';
 import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
-import type { OperatorTokenClaims, ScopedTokenClaims } from '../core/hosted/token-claims.ts';
+import type { TokenClaims, TokenUse } from '../core/hosted/token-claims.ts';
 import type { ServerConfig } from './config.ts';
 
-export type RouteAuth = 'none' | 'operator' | 'scoped' | 'operator-or-scoped';
+/** Who may call a route: nobody needs a token, or the token kinds it takes. */
+export type RouteAuth = 'none' | readonly TokenUse[];
 
 export interface RouteInput<TBody> {
   ctx: ParameterizedContext;
   body: TBody;
   params: Record<string, string>;
   query: Record<string, string | undefined>;
-  claims: OperatorTokenClaims | ScopedTokenClaims | undefined;
+  claims: TokenClaims | undefined;
   hosted: HostedRuntime;
   config: ServerConfig;
 }

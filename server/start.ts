@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
-import { createFirstApplication, type NewApplicationCredentials } from '../core/hosted/applications.ts';
+import type { NewApplicationCredentials } from '../core/hosted/applications.ts';
 import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
+import { createHttpServer, listen } from './http-server.ts';
 
 export interface RunningServer {
   url: string;
@@ -23,8 +23,9 @@ export interface StartOptions {
 }
 
 /**
- * Opens the store (migrating it), checks the keys (a KeyConfigurationError refuses the start), makes
- * the first application of an empty install (exactly one, when several instances start together), and listens.
+ * Opens the store (migrating it), checks the keys, makes the first application of an empty install
+ * (exactly one, when several instances start together), and listens, bounded against slow clients.
+ * A ConfigurationError (settings, database, data directory, keys, address) refuses the start.
  */
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
@@ -37,11 +38,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     env: options.env,
     onKeyProblem: (message) => logger.error(message),
     clock: options.clock,
+    credentialAttemptLimits: config.credentialAttemptLimits,
   });
-  const firstApplication = await createFirstApplication(hosted.store);
+  const firstApplication = await hosted.applications.createFirst();
   const app = createApp(hosted, config, logger);
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
+  const server = createHttpServer(app.callback(), config);
+  await listen(server, config.port, config.host).catch(async (error: unknown) => {
+    await hosted.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -125,6 +125,18 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
     await expectSame('files', { entity: 'files', action: 'list', params: { pageSize: 5000 } });
   });
 
+  it('a download the upstream cuts mid-body fails the same in both modes: upstream_truncated from the iteration', async () => {
+    const fileId = fx.driveSandbox.largeFileId!;
+    const { docId } = fx.driveSandbox.data.fixtures;
+    // Each fault cuts twice: once for the in-process call, once for the server's.
+    fx.driveSandbox.addFault({ path: `/drive/v3/files/${fileId}`, status: 200, truncateAfterBytes: 50_000, count: 2 });
+    const media = await expectSame('files', { entity: 'files', action: 'download', params: { fileId, alt: 'media' } });
+    expect(media).toMatchObject({ error: 'UpstreamError', status: 502, body: { error_code: 'upstream_truncated' } });
+    fx.driveSandbox.addFault({ path: `/drive/v3/files/${docId}/export`, status: 200, truncateAfterBytes: 10, count: 2 });
+    const exported = await expectSame('files', { entity: 'files_export', action: 'download', params: { fileId: docId, mimeType: 'application/pdf' } });
+    expect(exported).toMatchObject({ error: 'UpstreamError', status: 502, body: { error_code: 'upstream_truncated' } });
+  });
+
   it('the hosted variant gets fresh tokens and retries once when the server answers 401', async () => {
     expect((await hosted.chat.execute({ entity: 'users', action: 'list', params: { limit: 1 } })).status).toBe('success');
     // The key that signed the client's cached tokens is retired long ago, and the server restarts:

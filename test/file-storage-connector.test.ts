@@ -226,7 +226,7 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     const download = await fx.drive.files.download({ fileId, alt: 'media' });
     const { bytes, error } = await readSlowly(download, 0);
     expect(error).toBeInstanceOf(UpstreamError);
-    expect(error!.error_code).toBe('upstream_stream_truncated');
+    expect(error!.error_code).toBe('upstream_truncated');
     expect(bytes.length).toBeLessThan(fx.sandbox.contentOf(fileId).length);
     // No fresh full-file request behind the caller's back, once a retry (about 1 s of backoff) would have fired.
     await sleep(1_300);
@@ -239,7 +239,7 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     const download = await fx.drive.files_export.download({ fileId: docId, mimeType: 'application/pdf' });
     const error = await rejectionOf(collect(download));
     expect(error).toBeInstanceOf(UpstreamError);
-    expect(error.error_code).toBe('upstream_stream_truncated');
+    expect(error.error_code).toBe('upstream_truncated');
   });
 
   it('drives.list and drives.get', async () => {

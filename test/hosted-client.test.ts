@@ -3,10 +3,12 @@
  * sends on a cold start under concurrency, and how it recovers when what it cached stops fitting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessDeniedError } from '../core/errors.ts';
+import { AccessDeniedError, PlugboardError, UpstreamError } from '../core/errors.ts';
 import { errorFromWire } from '../core/hosted-client/wire-errors.ts';
-import { createRuntime, type ExecuteRequest, type ExecuteResult } from '../core/index.ts';
-import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { createRuntime, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../core/index.ts';
+import { CHAT_TOKEN, rejectionOf } from './helpers/chat-fixture.ts';
+import { startCuttingProxy } from './helpers/cutting-proxy.ts';
+import { collect, DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 
 type Client = { execute(request: ExecuteRequest): Promise<ExecuteResult> };
@@ -86,7 +88,7 @@ describe('hosted variant client', () => {
     await fx.scopedToken('elsewhere');
     const { store, keyring } = fx.server.hosted;
     const elsewhere = await store.findWorkspaceByName(fx.server.firstApplication!.organization_id, 'elsewhere');
-    await store.createConnector({
+    await store.createConnectorIfAbsent({
       id: oldId,
       organization_id: elsewhere!.organization_id,
       workspace_id: elsewhere!.id,
@@ -111,7 +113,7 @@ describe('hosted variant client', () => {
     const stored = (await store.getConnector(id))!;
     await store.deleteConnector(id);
     const sealed = keyring.encrypt(JSON.stringify({ token: CHAT_TOKEN }));
-    await store.createConnector({ ...stored, credentials: { ...sealed, key_id: 'retired-key' } });
+    await store.createConnectorIfAbsent({ ...stored, credentials: { ...sealed, key_id: 'retired-key' } });
     const response = await fx.http.post(`api/v1/connectors/sources/${id}/execute`, { headers: bearer(await fx.scopedToken('sealed-user')), json: USERS });
     expect(response.statusCode).toBe(503);
     expect(JSON.parse(response.body)).toEqual({ detail: expect.stringMatching(/data key "retired-key"/), error_code: 'credentials_unavailable' });
@@ -124,6 +126,51 @@ describe('hosted variant client', () => {
     expect((await chat.execute(USERS)).status).toBe('success');
     const requests = await requestsDuring(() => expect(chat.execute({ entity: 'channels', action: 'get', params: { channel: 'C0NOPE' } })).rejects.toMatchObject({ status: 404, error_code: 'channel_not_found' }));
     expect(requests).toEqual(['POST /api/v1/connectors/sources/{id}/execute 404']);
+  });
+
+  /** The hosted file-storage client of a user with a file-storage connector, talking to `serverUrl` (the server, or a proxy in front of it). */
+  async function filesClient(externalUserId: string, serverUrl = fx.server.url) {
+    await fx.createConnector(externalUserId, 'file-storage', { access_token: DRIVE_TOKEN });
+    const config = { external_user_id: externalUserId, client_id: fx.clientId, client_secret: fx.clientSecret, server_url: serverUrl };
+    return runtime.connector('file-storage', config) as unknown as { execute(request: ExecuteRequest): Promise<DownloadResult> };
+  }
+
+  async function expectTruncated(download: DownloadResult, what: string) {
+    const error = await rejectionOf(collect(download));
+    expect(error, what).toBeInstanceOf(PlugboardError);
+    expect(error, what).toBeInstanceOf(UpstreamError);
+    expect([error.status, error.error_code], what).toEqual([502, 'upstream_truncated']);
+  }
+
+  it('a download the upstream cuts mid-body rejects with upstream_truncated, never a short file that ends normally', async () => {
+    const files = await filesClient('download-user');
+    const fileId = fx.driveSandbox.largeFileId!;
+    // Cut before the first byte too: the head must still reach the client, so the cut reads as one.
+    for (const truncateAfterBytes of [50_000, 0]) {
+      fx.driveSandbox.addFault({ path: `/drive/v3/files/${fileId}`, status: 200, truncateAfterBytes });
+      const download = await files.execute({ entity: 'files', action: 'download', params: { fileId, alt: 'media' } });
+      expect(download.content_length).toBe(fx.driveSandbox.contentOf(fileId).length);
+      await expectTruncated(download, `cut after ${truncateAfterBytes} bytes`);
+    }
+  });
+
+  it('a download without Content-Length cut mid-body, or a 206 whose body ends early and cleanly, is upstream_truncated too', async () => {
+    const proxy = await startCuttingProxy(fx.server.url);
+    try {
+      const files = await filesClient('cut-user', proxy.url);
+      const execute = '/api/v1/connectors/sources/';
+      proxy.cutNext({ pathPrefix: execute, afterBytes: 10, framing: 'chunked' });
+      const exported = await files.execute({ entity: 'files_export', action: 'download', params: { fileId: fx.driveSandbox.data.fixtures.docId, mimeType: 'application/pdf' } });
+      expect(exported.content_length).toBeNull();
+      await expectTruncated(exported, 'chunked export');
+      // Close-delimited: the connection's end is the body's, so only the Content-Range span tells the bytes are missing.
+      proxy.cutNext({ pathPrefix: execute, afterBytes: 1000, framing: 'close-delimited' });
+      const part = await files.execute({ entity: 'files', action: 'download', params: { fileId: fx.driveSandbox.largeFileId!, alt: 'media', range_header: 'bytes=0-99999' } });
+      expect([part.status, part.content_length, part.content_range]).toEqual([206, null, `bytes 0-99999/${fx.driveSandbox.contentOf(fx.driveSandbox.largeFileId!).length}`]);
+      await expectTruncated(part, 'close-delimited 206');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('concurrent calls refused after a restart share the new tokens', async () => {

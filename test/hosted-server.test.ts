@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApplication } from '../core/hosted/applications.ts';
 import { REGIONS } from '../core/hosted/regions.ts';
 import { REFUSAL_MEMORY_MS } from '../core/hosted/widget-origins.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
@@ -27,6 +28,17 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     fx.http.post(path, { headers: { ...(token ? bearer(token) : {}), ...headers }, ...(json === undefined ? {} : { json }) });
   const get = (path: string, token: string | null, headers: Record<string, string> = {}) => fx.http.get(path, { headers: { ...(token ? bearer(token) : {}), ...headers } });
   const json = (response: { body: string }) => JSON.parse(response.body);
+  /** A request whose path is sent byte for byte (got, like any WHATWG URL user, would resolve dot segments first). */
+  const rawRequest = (method: string, path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(fx.server.url);
+      const request = httpRequest({ method, host: hostname, port, path, headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on('error', reject).end();
+    });
 
   const createChatConnector = (scoped: string, externalUserId = 'user-1') => fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN }, scoped);
 
@@ -95,6 +107,47 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       }
       // Authentication still comes first: no token, no look at the input.
       expect((await get('api/v1/integrations/connectors/a%00b', null)).statusCode).toBe(401);
+    });
+
+    it('rejects a lone UTF-16 surrogate in any body string or key with 422 naming its loc, on every store (never a 500, never two names merged)', async () => {
+      const scoped = await fx.scopedToken('surrogates');
+      const chat = await createChatConnector(scoped, 'surrogate-user');
+      const files = await fx.createConnector('surrogate-user', 'file-storage', { access_token: DRIVE_TOKEN }, scoped);
+      const lone = (loc: Array<string | number>) => ({ loc, msg: expect.stringContaining('lone UTF-16 surrogate'), type: 'value_error.lone_surrogate' });
+      const cases: Array<[Promise<{ statusCode: number; body: string }>, Array<string | number>]> = [
+        [post('api/v1/account/applications/token', null, { client_id: 'a\ud800', client_secret: 'x' }), ['body', 'client_id']],
+        [post('api/v1/embedded/scoped-token', operator, { workspace_name: 'ws-\ud800' }), ['body', 'workspace_name']],
+        [post('api/v1/embedded/scoped-token', operator, { workspace_name: 'ws-\udc00' }), ['body', 'workspace_name']],
+        [post('api/v1/embedded/widget-token', operator, { workspace_name: 'w', allowed_origin: 'https://a.example', selected_source_template_tags: ['\udfff'] }), ['body', 'selected_source_template_tags', 0]],
+        [post('v1/integrations/connectors', scoped, { external_user_id: 'x\ud83d', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }), ['body', 'external_user_id']],
+        [post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'files', action: 'get', params: { fileId: '\ud800' } }), ['body', 'params', 'fileId']],
+        [post(`api/v1/connectors/sources/${chat.id}/execute`, scoped, { entity: 'messages', action: 'create', params: { channel: 'C1', text: 'half an emoji \ud83d' } }), ['body', 'params', 'text']],
+        [post(`api/v1/connectors/sources/${chat.id}/execute`, scoped, { entity: 'users', action: 'list', params: { ['k\udc00']: 1 } }), ['body', 'params', 'k\udc00']],
+      ];
+      for (const [pending, loc] of cases) {
+        const response = await pending;
+        expect([response.statusCode, json(response)], JSON.stringify(loc)).toEqual([422, { detail: [lone(loc)] }]);
+      }
+      // A whole surrogate pair is a character like any other.
+      expect((await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'ws-\ud83d\ude00' })).statusCode).toBe(200);
+      expect(await fx.server.hosted.store.findWorkspaceByName(fx.server.firstApplication!.organization_id, 'ws-\ufffd')).toBeNull();
+    });
+
+    it('rejects "." and ".." as an id with 422: in a path param, and in a param the connector puts in an upstream path', async () => {
+      const scoped = await fx.scopedToken('dots');
+      const files = await fx.createConnector('dots-user', 'file-storage', { access_token: DRIVE_TOKEN }, scoped);
+      const dots = (loc: Array<string | number>) => ({ detail: [{ loc, msg: '"." and ".." are not ids', type: 'value_error.dot_segment' }] });
+      for (const fileId of ['.', '..']) {
+        const response = await post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'files', action: 'get', params: { fileId } });
+        expect([response.statusCode, json(response)], fileId).toEqual([422, dots(['body', 'params', 'fileId'])]);
+        const nested = await post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'permissions', action: 'get', params: { fileId: 'f', permissionId: fileId } });
+        expect([nested.statusCode, json(nested)], fileId).toEqual([422, dots(['body', 'params', 'permissionId'])]);
+      }
+      // Sent as is (a client library would normalise the URL first): %2E%2E decodes to "..".
+      for (const id of ['%2E', '%2e%2E']) {
+        const response = await rawRequest('GET', `/api/v1/integrations/connectors/${id}`, bearer(scoped));
+        expect([response.status, JSON.parse(response.body)], id).toEqual([422, dots(['path', 'connector_id'])]);
+      }
     });
 
     it('answers 415 for a non-empty body that is not JSON, and still validates a bodyless POST', async () => {
@@ -205,10 +258,9 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(response.statusCode).toBe(200);
       const decoded = JSON.parse(Buffer.from(json(response).token, 'base64').toString());
       expect(Object.keys(decoded).sort()).toEqual(['token', 'widgetUrl']);
-      const info = json(await get('api/v1/embedded/scoped-token/info', decoded.token, { origin: 'https://app.example.com' }));
       const url = new URL(decoded.widgetUrl);
       expect(url.origin).toBe('http://plugboard.test');
-      expect(url.searchParams.get('workspaceId')).toBe(info['workspace ID']);
+      expect(url.searchParams.get('workspaceId')).toBe((decodeJwt(decoded.token)['io.service.auth.workspace_scope'] as { workspaceId: string }).workspaceId);
       expect(url.searchParams.get('allowedOrigin')).toBe('https://app.example.com');
       expect(url.searchParams.get('selectedSourceTemplateTags')).toBe('crm,chat');
       expect(url.searchParams.get('selectedSourceTemplateTagsMode')).toBe('all');
@@ -234,21 +286,59 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const issued = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'HTTPS://App.Example.COM:443' })).token, 'base64').toString());
       expect(decodeJwt(issued.token).widget).toMatchObject({ allowed_origin: 'https://app.example.com' });
       expect(new URL(issued.widgetUrl).searchParams.get('allowedOrigin')).toBe('https://app.example.com');
-      const allowed = await get('api/v1/embedded/scoped-token/info', issued.token, { origin: 'https://app.example.com' });
+      const allowed = await get('api/v1/embedded/sources', issued.token, { origin: 'https://app.example.com' });
       expect([allowed.statusCode, allowed.headers['access-control-allow-origin']]).toEqual([200, 'https://app.example.com']);
       const ipv6 = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'http://[::1]:3000' })).token, 'base64').toString());
-      expect((await get('api/v1/embedded/scoped-token/info', ipv6.token, { origin: 'http://[::1]:3000' })).statusCode).toBe(200);
+      expect((await get('api/v1/embedded/sources', ipv6.token, { origin: 'http://[::1]:3000' })).statusCode).toBe(200);
+    });
+
+    it('may list the templates its tags allow and list and create embedded sources, and nothing else: every other route answers 403', async () => {
+      const issued = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'https://app.example' })).token, 'base64').toString());
+      const asWidget = { ...bearer(issued.token), origin: 'https://app.example' };
+      // A connector of the widget's own workspace: a refusal is the token kind's, not another workspace's.
+      const connector = await createChatConnector(await fx.scopedToken('widget-ws'), 'widget-user');
+      const refused = [
+        { method: 'POST', path: `api/v1/connectors/sources/${connector.id}/execute`, json: { entity: 'users', action: 'list' } },
+        { method: 'POST', path: 'v1/integrations/connectors', json: { external_user_id: 'w', connector_type: 'chat', credentials: { token: CHAT_TOKEN } } },
+        { method: 'POST', path: 'integrations/connectors', json: { external_user_id: 'w', connector_type: 'chat', credentials: { token: CHAT_TOKEN } } },
+        { method: 'GET', path: 'api/v1/integrations/connectors' },
+        { method: 'GET', path: `api/v1/integrations/connectors/${connector.id}` },
+        { method: 'DELETE', path: `api/v1/integrations/connectors/${connector.id}` },
+        { method: 'GET', path: 'api/v1/embedded/scoped-token/info' },
+        { method: 'POST', path: 'api/v1/embedded/scoped-token', json: { workspace_name: 'widget-ws' } },
+        { method: 'POST', path: 'api/v1/embedded/widget-token', json: { workspace_name: 'widget-ws', allowed_origin: 'https://app.example' } },
+        { method: 'GET', path: 'api/v1/integrations/templates/sources' },
+        { method: 'POST', path: 'api/v1/integrations/templates/sources', json: { name: 't', connector_type: 'chat' } },
+      ];
+      for (const request of refused) {
+        const response = await fx.http(request.path, { method: request.method as 'GET', headers: asWidget, ...(request.json ? { json: request.json } : {}) });
+        expect([response.statusCode, json(response)], `${request.method} ${request.path}`).toEqual([403, FORBIDDEN]);
+      }
+      // Nothing was done: the connector is still there, and no other was made.
+      const scopedList = json(await get('api/v1/integrations/connectors', await fx.scopedToken('widget-ws'))).data;
+      expect(scopedList.map((c: { id: string }) => c.id)).toEqual([connector.id]);
+      // Every authenticated route of the API description that does not list the widget token refuses it, and those that list it serve it.
+      const doc = json(await get('openapi.json', null));
+      for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { security: Array<Record<string, string[]>> }>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          if (operation.security.length === 0) continue;
+          const response = await fx.http(path.slice(1).replace('{connector_id}', connector.id), { method: method.toUpperCase() as 'GET', headers: asWidget, ...(method === 'post' ? { json: {} } : {}) });
+          if (operation.security.some((scheme) => 'widgetToken' in scheme)) expect(response.statusCode, `${method} ${path}`).not.toBe(403);
+          else expect(response.statusCode, `${method} ${path}`).toBe(403);
+        }
+      }
+      for (const path of ['api/v1/embedded/templates/sources', 'api/v1/embedded/templates/connections', 'api/v1/embedded/sources']) expect((await get(path, issued.token)).statusCode, path).toBe(200);
     });
 
     it('CORS answers only the allowed origin of a widget token', async () => {
       const decoded = JSON.parse(Buffer.from(json(await widget({ allowed_origin: 'http://localhost:3000' })).token, 'base64').toString());
-      const allowed = await get('api/v1/embedded/scoped-token/info', decoded.token, { origin: 'http://localhost:3000' });
+      const allowed = await get('api/v1/embedded/sources', decoded.token, { origin: 'http://localhost:3000' });
       expect(allowed.statusCode).toBe(200);
       expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:3000');
-      const other = await get('api/v1/embedded/scoped-token/info', decoded.token, { origin: 'https://evil.example' });
+      const other = await get('api/v1/embedded/sources', decoded.token, { origin: 'https://evil.example' });
       expect([other.statusCode, json(other)]).toEqual([403, FORBIDDEN]);
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
-      const plain = await get('api/v1/embedded/scoped-token/info', await fx.scopedToken('acme'), { origin: 'http://localhost:3000' });
+      const plain = await get('api/v1/embedded/sources', await fx.scopedToken('acme'), { origin: 'http://localhost:3000' });
       expect(plain.headers['access-control-allow-origin']).toBeUndefined();
       const preflight = await fx.http('api/v1/embedded/sources', { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
       expect(preflight.statusCode).toBe(204);
@@ -368,22 +458,36 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
+  it('a correctly signed token naming an organization or workspace that no longer exists is a 401, never a foreign-key failure', async () => {
+    const { tokens } = fx.server.hosted;
+    const organizationId = fx.server.firstApplication!.organization_id;
+    const goneOperator = await tokens.issueOperatorToken(fx.clientId, randomUUID());
+    const goneWorkspace = await tokens.issueScopedToken(organizationId, randomUUID());
+    const refused = [
+      await post('api/v1/embedded/scoped-token', goneOperator, { workspace_name: 'anywhere' }),
+      await post('api/v1/embedded/widget-token', goneOperator, { workspace_name: 'anywhere', allowed_origin: 'https://a.example' }),
+      await post('api/v1/integrations/templates/sources', goneOperator, { name: 't', connector_type: 'chat' }),
+      await post('v1/integrations/connectors', goneWorkspace, { external_user_id: 'u', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }),
+    ];
+    for (const response of refused) expect([response.statusCode, json(response)]).toEqual([401, UNAUTHORIZED]);
+  });
+
   describe('hosted connectors (SPEC 2.2, 4.4)', () => {
     it('creates on all three paths, lists, gets and deletes; never returns credentials', async () => {
-      const scoped = await fx.scopedToken('connectors');
+      const scoped = await fx.scopedToken('three-paths');
       const created = [];
-      for (const path of ['v1/integrations/connectors', 'integrations/connectors', 'api/v1/integrations/connectors']) {
-        const response = await post(path, scoped, { external_user_id: 'ext-9', connector_type: 'chat', name: `via ${path}`, credentials: { access_token: 'xoxp-secret-value' } });
+      for (const [index, path] of ['v1/integrations/connectors', 'integrations/connectors', 'api/v1/integrations/connectors'].entries()) {
+        const response = await post(path, scoped, { external_user_id: index === 0 ? 'ext-9' : `ext-9-${index}`, connector_type: 'chat', name: `via ${path}`, credentials: { access_token: 'xoxp-secret-value' } });
         expect(response.statusCode, response.body).toBe(201);
         created.push(json(response));
       }
       expect(Object.keys(created[0]).sort()).toEqual(['auth_type', 'connector_type', 'created_at', 'external_user_id', 'id', 'name', 'replication_config', 'source_template_id', 'workspace_id'].sort());
       expect(created[0]).toMatchObject({ external_user_id: 'ext-9', connector_type: 'chat', auth_type: 'oauth', replication_config: null });
-      const list = await get('api/v1/integrations/connectors?external_user_id=ext-9&connector_type=chat', scoped);
+      const list = await get('api/v1/integrations/connectors?connector_type=chat', scoped);
       expect(json(list).data.map((c: { id: string }) => c.id)).toEqual(created.map((c) => c.id));
       expect(json(await get('api/v1/integrations/connectors?external_user_id=nobody', scoped)).data).toEqual([]);
       const repeated = await get('api/v1/integrations/connectors?external_user_id=ext-9&external_user_id=other&connector_type=chat', scoped);
-      expect([repeated.statusCode, json(repeated).data.length]).toEqual([200, 3]);
+      expect([repeated.statusCode, json(repeated).data.map((c: { id: string }) => c.id)]).toEqual([200, [created[0].id]]);
       const one = await get(`api/v1/integrations/connectors/${created[0].id}`, scoped);
       expect(json(one)).toEqual(created[0]);
       expect(`${list.body}${one.body}`).not.toContain('xoxp-secret-value');
@@ -393,6 +497,26 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       // Stored encrypted: the database row holds no plaintext.
       const row = await fx.server.hosted.store.getConnector(created[0].id);
       expect(JSON.stringify(row)).not.toContain('xoxp-secret-value');
+    });
+
+    it('keeps one connector per external user and type: a second create answers 409 connector_exists with the first one id, even among 200 at once', async () => {
+      const scoped = await fx.scopedToken('one-per-user');
+      const body = { external_user_id: 'once', connector_type: 'chat', credentials: { token: CHAT_TOKEN } };
+      const first = await post('v1/integrations/connectors', scoped, body);
+      expect(first.statusCode).toBe(201);
+      const again = await post('v1/integrations/connectors', scoped, { ...body, name: 'a retry after a lost response' });
+      expect([again.statusCode, json(again)]).toEqual([409, { detail: expect.stringContaining(json(first).id), error_code: 'connector_exists', connector_id: json(first).id }]);
+      // Another type, or another external user, is another connector.
+      expect((await post('v1/integrations/connectors', scoped, { ...body, connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN } })).statusCode).toBe(201);
+      expect((await post('v1/integrations/connectors', scoped, { ...body, external_user_id: 'twice' })).statusCode).toBe(201);
+      // 200 creations at once for one new key: exactly one is made.
+      const racing = await Promise.all(Array.from({ length: 200 }, () => post('v1/integrations/connectors', scoped, { ...body, external_user_id: 'racer' })));
+      const statuses = racing.map((response) => response.statusCode);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(199);
+      const winner = json(racing.find((response) => response.statusCode === 201)!).id;
+      expect(new Set(racing.filter((response) => response.statusCode === 409).map((response) => json(response).connector_id))).toEqual(new Set([winner]));
+      expect(json(await get('api/v1/integrations/connectors?external_user_id=racer', scoped)).data.map((c: { id: string }) => c.id)).toEqual([winner]);
     });
 
     it('validates credentials (exactly one kind) and the chat replication_config', async () => {
@@ -458,7 +582,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
     it('answers every error in the DESIGN shape', async () => {
       const scoped = await fx.scopedToken('exec');
-      const connector = await createChatConnector(scoped);
+      const connector = await createChatConnector(scoped, 'user-errors');
       const execute = (json: unknown, token = scoped, id = connector.id) => post(`api/v1/connectors/sources/${id}/execute`, token, json);
       const unknown = await execute({ entity: 'emails', action: 'list' });
       expect([unknown.statusCode, json(unknown).detail[0].type]).toEqual([422, 'value_error.unknown_entity']);
@@ -496,7 +620,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     it("refuses another organization's connector with 403 too; an unknown id stays 404", async () => {
       const scoped = await fx.scopedToken('org-a');
       const connector = await createChatConnector(scoped);
-      const other = await createApplication(fx.server.hosted.store, 'other-org');
+      const other = await fx.server.hosted.applications.create('other-org');
       const otherOperator = json(await post('api/v1/account/applications/token', null, { client_id: other.client_id, client_secret: other.client_secret })).access_token as string;
       // Same workspace name in the other organization: a different workspace all the same.
       const otherScoped = json(await post('api/v1/embedded/scoped-token', otherOperator, { workspace_name: 'org-a' })).token as string;

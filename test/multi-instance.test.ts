@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import got from 'got';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TokenService } from '../core/hosted/token-service.ts';
+import { DataKeyring } from '../core/security/data-keyring.ts';
 import { BACKENDS, createTestDatabase, type Backend } from './helpers/hosted-fixture.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
@@ -52,6 +54,34 @@ describe.each(BACKENDS)('instances sharing %s', (backend: Backend) => {
       const scoped = await http.post(`${instance.url}/api/v1/embedded/scoped-token`, { headers: { authorization: `Bearer ${other}` }, json: { workspace_name: 'both' } });
       expect(scoped.statusCode, scoped.body).toBe(200);
     }
+  });
+
+  it('two starting together on an empty database agree on one token-signing key, and both publish it', async () => {
+    const db = await database();
+    const env = { ...db.env, ...(backend === 'postgres' ? { PLUGBOARD_DATA_KEYS: keysOf('shared') } : {}) };
+    const instances = await Promise.all([start(env), start(env)]);
+    for (const instance of instances) expect(instance.url, instance.output.stderr).not.toBeNull();
+    const store = await db.openStore();
+    const stored = await store.listSigningKeys().finally(() => store.close());
+    expect(stored).toHaveLength(1);
+    for (const instance of instances) {
+      const jwks = JSON.parse((await http.get(`${instance.url}/.well-known/jwks.json`)).body) as { keys: Array<{ kid: string }> };
+      expect(jwks.keys.map((key) => key.kid)).toEqual([stored[0]!.kid]);
+    }
+  });
+
+  it('token services starting together on an empty store (in one process, so their steps interleave) make one key', async () => {
+    const db = await database();
+    const keyring = new DataKeyring([{ id: 'k1', key: randomBytes(32) }]);
+    const stores = await Promise.all([db.openStore(), db.openStore(), db.openStore()]);
+    cleanups.push(async () => {
+      for (const store of stores) await store.close();
+    });
+    const services = stores.map((store) => new TokenService(store, keyring, 'http://plugboard.test'));
+    await Promise.all(services.map((service) => service.start()));
+    const stored = await stores[0]!.listSigningKeys();
+    expect(stored).toHaveLength(1);
+    for (const service of services) expect((await service.jwks()).keys.map((key) => key.kid)).toEqual([stored[0]!.kid]);
   });
 
   it('an instance whose data keys do not open the active signing key refuses to start, and says why without a secret', async () => {

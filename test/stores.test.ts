@@ -154,14 +154,22 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     });
     const a = connector({ replication_config: { start_date: '2024-01-01T00:00:00Z', lookback_window: 3, join_channels: true } });
     const b = connector({ external_user_id: 'u2', connector_type: 'file-storage', auth_type: 'oauth', source_template_id: template!.id, created_at: '2999-01-01T00:00:00.000Z' });
-    await store.createConnector(a);
-    await store.createConnector(b);
+    await store.createConnectorIfAbsent(a);
+    await store.createConnectorIfAbsent(b);
     expect(await store.getConnector(a.id)).toEqual(a);
     expect((await store.listConnectors({ workspace_id: workspace.id })).map((c) => c.id)).toEqual([a.id, b.id]);
     expect((await store.listConnectors({ workspace_id: workspace.id, external_user_id: 'u2' })).map((c) => c.id)).toEqual([b.id]);
     expect((await store.listConnectors({ workspace_id: workspace.id, connector_type: 'chat' })).map((c) => c.id)).toEqual([a.id]);
     expect((await store.listConnectors({ workspace_id: workspace.id, from_template: true })).map((c) => c.id)).toEqual([b.id]);
     expect(await store.listConnectors({ workspace_id: randomUUID() })).toEqual([]);
+    // One connector per (workspace, external user, type): a second one answers the first, and is not written.
+    const again = connector({});
+    expect((await store.createConnectorIfAbsent(again)).id).toBe(a.id);
+    expect(await store.getConnector(again.id)).toBeNull();
+    const racing = Array.from({ length: 20 }, () => connector({ external_user_id: 'racer' }));
+    const kept = await Promise.all(racing.map((c) => store.createConnectorIfAbsent(c)));
+    expect(new Set(kept.map((c) => c.id)).size).toBe(1);
+    expect(await store.listConnectors({ workspace_id: workspace.id, external_user_id: 'racer' })).toHaveLength(1);
     expect(await store.deleteConnector(a.id)).toBe(true);
     expect(await store.deleteConnector(a.id)).toBe(false);
     expect(await store.getConnector(a.id)).toBeNull();

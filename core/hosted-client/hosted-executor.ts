@@ -3,10 +3,16 @@ import { AccessDeniedError, AuthenticationError, NotFoundError, UpstreamError } 
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 import { ConnectorLookup } from './connector-lookup.ts';
-import { expectOk, HostedSession, type HostedConnectorConfig } from './hosted-session.ts';
+import { expectOk, HostedSession, REQUEST_TIMEOUT_MS, type HostedConnectorConfig } from './hosted-session.ts';
 import { errorFromWire } from './wire-errors.ts';
 import { fileNameFromDisposition } from '../transport/content-disposition.ts';
-import { truncationGuarded } from '../transport/guarded-body.ts';
+import { announcedBodyBytes, truncationGuarded } from '../transport/guarded-body.ts';
+
+/**
+ * A download's body has no total bound (a large file or a slow reader may rightly take hours): the
+ * wait for the head is bounded, then the silence between two chunks.
+ */
+const DOWNLOAD_TIMEOUTS = { request: undefined, response: REQUEST_TIMEOUT_MS, socket: REQUEST_TIMEOUT_MS };
 
 /**
  * The execute function of the hosted variant: finds the external user's connector of this type and runs
@@ -21,7 +27,7 @@ export function createHostedExecutor(connector: CompiledConnector, config: Hoste
   const run = (id: string, token: string, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> => {
     const options = { headers: { authorization: `Bearer ${token}` }, json: request };
     const path = `api/v1/connectors/sources/${encodeURIComponent(id)}/execute`;
-    if (isDownload(connector, request)) return openDownload(session.http.stream.post(path, options));
+    if (isDownload(connector, request)) return openDownload(session.http.stream.post(path, { ...options, timeout: DOWNLOAD_TIMEOUTS }));
     return session.http.post(path, options).then((response) => expectOk(response) as ExecuteResult);
   };
 
@@ -64,15 +70,7 @@ async function openDownload(stream: GotStream): Promise<DownloadResult> {
     throw new UpstreamError('The Plugboard server could not be reached', 'server_unreachable');
   });
   if (response.statusCode >= 400) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
-    let body: unknown;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString());
-    } catch {
-      body = undefined;
-    }
-    throw errorFromWire(response.statusCode, body, response.headers['retry-after']);
+    throw errorFromWire(response.statusCode, await errorBody(stream), response.headers['retry-after']);
   }
   const length = response.headers['content-length'];
   return {
@@ -81,6 +79,17 @@ async function openDownload(stream: GotStream): Promise<DownloadResult> {
     content_length: length === undefined ? null : Number(length),
     content_range: response.headers['content-range'] ?? null,
     file_name: fileNameFromDisposition(response.headers['content-disposition']),
-    body: truncationGuarded(stream),
+    body: truncationGuarded(stream, announcedBodyBytes(response.statusCode, response.headers)),
   };
+}
+
+/** An error answer's JSON; undefined when it is not JSON or is cut (the status alone then makes the error). */
+async function errorBody(stream: GotStream): Promise<unknown> {
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString());
+  } catch {
+    return undefined;
+  }
 }

@@ -14,6 +14,9 @@ export interface HostedConnectorConfig {
   workspace_name?: string;
 }
 
+/** The bound on a call to the server, answer included. */
+export const REQUEST_TIMEOUT_MS = 120_000;
+
 /** Tokens are renewed this long before they expire, so a request never leaves with one about to lapse. */
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -33,7 +36,7 @@ export class HostedSession {
       prefixUrl: config.server_url.replace(/\/+$/, ''),
       throwHttpErrors: false,
       retry: { limit: 0 },
-      timeout: { request: 120_000 },
+      timeout: { request: REQUEST_TIMEOUT_MS },
       // Plugboard's server never compresses its answers, so there is nothing to decompress.
       decompress: false,
     });

@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AuthenticationError } from '../errors.ts';
-import { hashSecret, verifySecret } from '../security/secret-hash.ts';
+import { PlugboardError } from '../errors.ts';
+import type { ClientSecrets } from '../security/client-secrets.ts';
+import { UndecryptableValueError } from '../security/data-keyring.ts';
 import type { Application, Store } from '../stores/types.ts';
+import type { CredentialAttemptLimits } from './credential-attempts.ts';
 
 export interface NewApplicationCredentials {
   organization_id: string;
   client_id: string;
-  /** Shown once; only its salted hash is stored. */
+  /** Shown once; only its keyed hash is stored. */
   client_secret: string;
 }
 
@@ -15,43 +17,69 @@ const FIRST_ORGANIZATION_NAME = 'local';
 /** Advisory-lock key serialising application creation across instances (and admin runs) sharing a database. */
 const APPLICATIONS_LOCK = 7_263_105;
 
-/**
- * Adds an application to the organization of that name, creating the organization when there is none,
- * and returns its credentials (the only time the secret is seen). Instances and admin runs doing this
- * at once are serialised, so a name never yields two organizations.
- */
-export async function createApplication(store: Store, organizationName: string): Promise<NewApplicationCredentials> {
-  const secret = await newSecret();
-  return store.transaction((tx) => insertApplication(tx, organizationName, secret), APPLICATIONS_LOCK);
-}
+/** Application credentials: made with a secret shown once, checked at the application-token endpoint. */
+export class Applications {
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: ClientSecrets,
+    private readonly limits: CredentialAttemptLimits,
+  ) {}
 
-/**
- * The first application of an empty install, or null when the store has one. Several instances starting
- * together on an empty database are serialised by the lock, so exactly one of them creates it.
- */
-export async function createFirstApplication(store: Store): Promise<NewApplicationCredentials | null> {
-  // The usual start finds an application: answer without hashing a secret or taking the lock.
-  if ((await store.countApplications()) > 0) return null;
-  const secret = await newSecret();
-  return store.transaction(async (tx) => ((await tx.countApplications()) > 0 ? null : insertApplication(tx, FIRST_ORGANIZATION_NAME, secret)), APPLICATIONS_LOCK);
-}
+  /**
+   * Adds an application to the organization of that name, creating the organization when there is none,
+   * and returns its credentials (the only time the secret is seen). Instances and admin runs doing this
+   * at once are serialised, so a name never yields two organizations.
+   */
+  create(organizationName: string): Promise<NewApplicationCredentials> {
+    const secret = this.newSecret();
+    return this.store.transaction((tx) => insertApplication(tx, organizationName, secret), APPLICATIONS_LOCK);
+  }
 
-/** The application these credentials belong to, or the 401 of SPEC 7 (the same answer whichever part is wrong). */
-export async function authenticateApplication(store: Store, clientId: string, clientSecret: string): Promise<Application> {
-  const application = await store.findApplicationByClientId(clientId);
-  if (!application || !(await verifySecret(clientSecret, application.secret_hash))) throw new AuthenticationError();
-  return application;
+  /**
+   * The first application of an empty install, or null when the store has one. Several instances starting
+   * together on an empty database are serialised by the lock, so exactly one of them creates it.
+   */
+  async createFirst(): Promise<NewApplicationCredentials | null> {
+    // The usual start finds an application: answer without taking the lock.
+    if ((await this.store.countApplications()) > 0) return null;
+    const secret = this.newSecret();
+    return this.store.transaction(async (tx) => ((await tx.countApplications()) > 0 ? null : insertApplication(tx, FIRST_ORGANIZATION_NAME, secret)), APPLICATIONS_LOCK);
+  }
+
+  /**
+   * The application these credentials belong to, or SPEC 7's 401 (the same answer whichever part is
+   * wrong, in the same time: an unknown client id is checked against a decoy hash), or a 429 once the
+   * caller's address or the client id failed too often (CredentialAttemptLimits). A hash of an older
+   * install is replaced by the current form on its first successful use.
+   */
+  async authenticate(clientId: string, clientSecret: string, address: string): Promise<Application> {
+    await this.limits.admit(address);
+    const application = await this.store.findApplicationByClientId(clientId);
+    const verdict = await this.verify(clientSecret, application?.secret_hash ?? this.secrets.decoyHash);
+    if (!application || verdict === 'invalid') return this.limits.refuse(address, clientId);
+    if (verdict === 'valid-legacy') await this.store.updateApplicationSecretHash(application.id, this.secrets.hash(clientSecret));
+    return application;
+  }
+
+  /** A hash made with a data key this server lacks can't be checked: a 503 naming the key (never a 500, never a secret). */
+  private async verify(secret: string, stored: string) {
+    try {
+      return await this.secrets.verify(secret, stored);
+    } catch (error) {
+      if (!(error instanceof UndecryptableValueError)) throw error;
+      throw new PlugboardError(503, `This server cannot check the application's secret (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`, 'credentials_unavailable');
+    }
+  }
+
+  private newSecret(): NewSecret {
+    const value = randomBytes(32).toString('base64url');
+    return { value, hash: this.secrets.hash(value) };
+  }
 }
 
 interface NewSecret {
   value: string;
   hash: string;
-}
-
-/** Made before the transaction: scrypt is slow, and the database's lock must not wait for it. */
-async function newSecret(): Promise<NewSecret> {
-  const value = randomBytes(32).toString('base64url');
-  return { value, hash: await hashSecret(value) };
 }
 
 async function insertApplication(tx: Store, organizationName: string, secret: NewSecret): Promise<NewApplicationCredentials> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AccessDeniedError, invalidField, NotFoundError, PlugboardError, ValidationError } from '../errors.ts';
+import { AccessDeniedError, ConflictError, invalidField, NotFoundError, PlugboardError, ValidationError, type ErrorBody } from '../errors.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { authHeadersFor } from '../runtime/credentials.ts';
@@ -7,6 +7,9 @@ import { toValidationIssues } from '../schema/validation-issues.ts';
 import { UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
 import type { Store, StoredConnector } from '../stores/types.ts';
+import { forTokenSubject } from './stale-token.ts';
+import { matchesTags } from './templates.ts';
+import type { WidgetScope } from './token-claims.ts';
 
 /** The connector record of DESIGN "Connectors": never the credentials. */
 export interface HostedConnectorRecord {
@@ -30,10 +33,37 @@ export interface CreateConnectorInput {
   source_template_id?: string;
 }
 
+/** An embedded source: a connector made from a source template (SPEC 4.3). */
+export interface EmbeddedSourceInput {
+  source_template_id: string;
+  name: string;
+  credentials: unknown;
+  /** Default: the workspace id (a widget's end user is its workspace). */
+  external_user_id?: string;
+  replication_config?: Record<string, unknown>;
+}
+
 /** Who is asking: an operator sees its whole organization, a scoped token one workspace. */
 export interface AccessScope {
   organization_id: string;
   workspace_id?: string;
+}
+
+/**
+ * 409: the workspace already has a connector of this type for this external user. The answer names
+ * it, so a create retried after a lost response finds the first one instead of making a second.
+ */
+export class ConnectorExistsError extends ConflictError {
+  readonly connector_id: string;
+
+  constructor(existing: StoredConnector) {
+    super(`A ${existing.connector_type} connector for external user "${existing.external_user_id}" already exists in this workspace: ${existing.id}`, 'connector_exists');
+    this.connector_id = existing.id;
+  }
+
+  override toJSON(): ErrorBody & { connector_id: string } {
+    return { ...super.toJSON(), connector_id: this.connector_id };
+  }
 }
 
 type Execute = (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>;
@@ -78,8 +108,27 @@ export class HostedConnectors {
       source_template_id: input.source_template_id ?? null,
       created_at: new Date().toISOString(),
     };
-    await this.store.createConnector(connector);
+    const kept = await forTokenSubject(this.store.createConnectorIfAbsent(connector));
+    if (kept.id !== connector.id) throw new ConnectorExistsError(kept);
     return toRecord(connector);
+  }
+
+  /**
+   * A connector from one of the organization's source templates; a widget may use only the templates
+   * its tag filter offers (any other is not found, as if it did not exist).
+   */
+  async createEmbeddedSource(scope: Required<AccessScope>, widget: WidgetScope | undefined, input: EmbeddedSourceInput): Promise<HostedConnectorRecord> {
+    const template = await this.store.getTemplate(input.source_template_id);
+    const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && (!widget || matchesTags(template.tags, widget.source_template_tags, widget.source_template_tags_mode));
+    if (!offered) throw new NotFoundError(`Source template ${input.source_template_id} not found`, 'source_template_not_found');
+    return this.create(scope, {
+      external_user_id: input.external_user_id ?? scope.workspace_id,
+      connector_type: template.connector_type,
+      name: input.name,
+      credentials: input.credentials,
+      ...(input.replication_config ? { replication_config: input.replication_config } : {}),
+      source_template_id: template.id,
+    });
   }
 
   async list(scope: AccessScope, filter: { external_user_id?: string; connector_type?: string; from_template?: boolean }): Promise<HostedConnectorRecord[]> {

@@ -4,6 +4,9 @@ import { BUILTIN_CONNECTORS } from '../builtin-connectors.ts';
 import { loadDataKeyring, type DataKeyring } from '../security/data-keyring.ts';
 import { createStore } from '../stores/create-store.ts';
 import type { Store } from '../stores/types.ts';
+import { ClientSecrets } from '../security/client-secrets.ts';
+import { Applications } from './applications.ts';
+import { CredentialAttemptLimits, type CredentialAttemptLimitOptions } from './credential-attempts.ts';
 import { HostedConnectors } from './hosted-connectors.ts';
 import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
@@ -26,6 +29,8 @@ export interface HostedRuntimeOptions {
   onKeyProblem?: (message: string) => void;
   /** Milliseconds since the epoch, for token lifetimes and widget-origin expiry; tests move it. */
   clock?: () => number;
+  /** Limits on failed application-credential attempts (default DEFAULT_CREDENTIAL_ATTEMPT_LIMITS). */
+  credentialAttemptLimits?: CredentialAttemptLimitOptions;
 }
 
 /** Everything the hosted service runs on, built once at start: what `server/` adapts to HTTP. */
@@ -33,6 +38,8 @@ export interface HostedRuntime {
   store: Store;
   keyring: DataKeyring;
   tokens: TokenService;
+  /** Application credentials: creation and the application-token endpoint's check. */
+  applications: Applications;
   /** Origins of live widget tokens, for CORS preflights. */
   widgetOrigins: WidgetOrigins;
   runtime: Runtime;
@@ -69,11 +76,12 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     keyring,
     runtime,
     tokens,
+    applications: new Applications(store, new ClientSecrets(keyring), new CredentialAttemptLimits(store, options.credentialAttemptLimits)),
     widgetOrigins,
     connectors: new HostedConnectors(store, keyring, runtime, options.baseUrls),
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
     async issueWidgetToken(organizationId, workspaceId, widget) {
-      const token = await tokens.issueScopedToken(organizationId, workspaceId, widget);
+      const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);
       await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);
       return token;
     },

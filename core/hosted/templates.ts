@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { invalidField } from '../errors.ts';
 import type { Store, Template, TemplateKind } from '../stores/types.ts';
+import { forTokenSubject } from './stale-token.ts';
 import type { TagMode } from './token-claims.ts';
 
 /** SPEC 4.2: `any` matches a template with at least one listed tag, `all` one with every listed tag; no tags, everything. */
@@ -28,7 +29,7 @@ export async function createTemplate(
     tags: [...new Set(input.tags ?? [])],
     created_at: new Date().toISOString(),
   };
-  await store.createTemplate(template);
+  await forTokenSubject(store.createTemplate(template));
   return template;
 }
 

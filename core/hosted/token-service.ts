@@ -5,12 +5,12 @@ import { UndecryptableValueError, type DataKeyring } from '../security/data-keyr
 import { KeyConfigurationError } from '../security/key-configuration-error.ts';
 import type { SigningKey, Store } from '../stores/types.ts';
 import {
-  OPERATOR_TOKEN_TTL_SECONDS,
+  checkTokenClaims,
   SCOPED_TOKEN_TTL_SECONDS,
+  TOKEN_TTL_SECONDS,
   WORKSPACE_SCOPE_CLAIM,
   type ClaimsFor,
-  type OperatorTokenClaims,
-  type ScopedTokenClaims,
+  type TokenClaims,
   type TokenUse,
   type WidgetScope,
 } from './token-claims.ts';
@@ -31,6 +31,8 @@ export const RETIRED_KEY_GRACE_MS = SCOPED_TOKEN_TTL_SECONDS * 1000 + KEY_REFRES
 const VERIFIED_CACHE_SIZE = 10_000;
 /** Least time between two reloads caused by tokens with a kid this instance does not know. */
 const UNKNOWN_KID_RELOAD_GAP_MS = 250;
+/** Advisory-lock key serialising the first signing key's creation across instances sharing a database. */
+const SIGNING_KEYS_LOCK = 7_263_106;
 
 interface LoadedKey {
   record: SigningKey;
@@ -54,7 +56,7 @@ export class TokenService {
   private signing: { kid: string; key: CryptoKey | Uint8Array } | null = null;
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
-  private readonly verified = new Map<string, { claims: Record<string, unknown>; expiresAt: number }>();
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
   private readonly clock: () => number;
   private readonly onKeyProblem: (message: string) => void;
 
@@ -78,34 +80,38 @@ export class TokenService {
   }
 
   async issueOperatorToken(clientId: string, organizationId: string): Promise<string> {
-    const claims: Omit<OperatorTokenClaims, 'sub'> = { token_use: 'operator', organization_id: organizationId };
-    return this.sign(claims, clientId, OPERATOR_TOKEN_TTL_SECONDS);
+    return this.sign({ token_use: 'operator', organization_id: organizationId }, clientId, TOKEN_TTL_SECONDS.operator);
   }
 
-  /** A scoped token for a workspace; a widget's carries its scope (issue those with HostedRuntime.issueWidgetToken, which records the origin). */
-  async issueScopedToken(organizationId: string, workspaceId: string, widget?: WidgetScope): Promise<string> {
-    const claims: Omit<ScopedTokenClaims, 'sub'> = {
-      token_use: 'scoped',
-      organization_id: organizationId,
-      [WORKSPACE_SCOPE_CLAIM]: { workspaceId },
-      ...(widget ? { widget } : {}),
-    };
-    return this.sign(claims, workspaceId, SCOPED_TOKEN_TTL_SECONDS);
+  /** A scoped token for a workspace. */
+  async issueScopedToken(organizationId: string, workspaceId: string): Promise<string> {
+    return this.sign({ token_use: 'scoped', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId } }, workspaceId, TOKEN_TTL_SECONDS.scoped);
+  }
+
+  /** The scoped token of a widget token, carrying its scope (issue it with HostedRuntime.issueWidgetToken, which records the origin). */
+  async issueWidgetScopedToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<string> {
+    return this.sign({ token_use: 'widget', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, widget }, workspaceId, TOKEN_TTL_SECONDS.widget);
+  }
+
+  /** The claims of a token, whatever its use; any failure is the same 401, whatever the cause. */
+  async verifyAny(token: string): Promise<TokenClaims> {
+    return this.verifySignature(token);
   }
 
   /** Verifies a bearer token for one use (or any of several); any failure is the same 401, whatever the cause. */
   async verify<U extends TokenUse>(token: string, use: U | readonly U[]): Promise<ClaimsFor<U>> {
     const uses: readonly TokenUse[] = Array.isArray(use) ? use : [use];
     const claims = await this.verifySignature(token);
-    if (!uses.includes(claims.token_use as TokenUse)) throw new AuthenticationError();
-    return claims as unknown as ClaimsFor<U>;
+    if (!uses.includes(claims.token_use)) throw new AuthenticationError();
+    return claims as ClaimsFor<U>;
   }
 
   /**
-   * Signature and registered claims, checked once per token: a verified token is remembered until it
-   * expires (a clients sends the same token many times, and ES256 verification is the costly part).
+   * Signature, registered claims and the claims' schema, checked once per token: a verified token is
+   * remembered until it expires (a client sends the same token many times, and ES256 verification is
+   * the costly part).
    */
-  private async verifySignature(token: string): Promise<Record<string, unknown>> {
+  private async verifySignature(token: string): Promise<TokenClaims> {
     const cached = this.verified.get(token);
     if (cached && cached.expiresAt > this.clock()) return cached.claims;
     if (cached) this.verified.delete(token);
@@ -118,9 +124,11 @@ export class TokenService {
         requiredClaims: ['exp', 'iat', 'jti', 'sub'],
         currentDate: new Date(this.clock()),
       });
+      const claims = checkTokenClaims(payload, Math.floor(this.clock() / 1000), CLOCK_SKEW_MS / 1000);
+      if (!claims) throw new AuthenticationError();
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(token, { claims: payload, expiresAt: payload.exp! * 1000 });
-      return payload;
+      this.verified.set(token, { claims, expiresAt: claims.exp * 1000 });
+      return claims;
     } catch {
       throw new AuthenticationError();
     }
@@ -188,7 +196,7 @@ export class TokenService {
   private async reloadKeys(): Promise<void> {
     let records = await this.store.listSigningKeys();
     if (!records.some((k) => k.retired_at === null)) {
-      await this.createSigningKey();
+      await this.createFirstSigningKey();
       records = await this.store.listSigningKeys();
     }
     const now = this.clock();
@@ -222,17 +230,33 @@ export class TokenService {
   }
 
   private async createSigningKey(): Promise<string> {
+    const key = await this.newSigningKey();
+    await this.store.insertSigningKey(key);
+    return key.kid;
+  }
+
+  /**
+   * The key of an empty install. Instances starting together take turns under the lock, and each looks
+   * again inside it: only the first to find no active key adds one, so they all sign with the same.
+   */
+  private async createFirstSigningKey(): Promise<void> {
+    // Made before the transaction: the lock must not wait for key generation.
+    const key = await this.newSigningKey();
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.listSigningKeys()).some((k) => k.retired_at === null)) await tx.insertSigningKey(key);
+    }, SIGNING_KEYS_LOCK);
+  }
+
+  private async newSigningKey(): Promise<SigningKey> {
     const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
-    const kid = randomUUID();
-    await this.store.insertSigningKey({
-      kid,
+    return {
+      kid: randomUUID(),
       alg: ALG,
       public_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
       private_jwk: this.keyring.encrypt(JSON.stringify(await exportJWK(privateKey))),
       created_at: new Date(this.clock()).toISOString(),
       retired_at: null,
-    });
-    return kid;
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { invalidField } from '../errors.ts';
 import type { Store, Workspace } from '../stores/types.ts';
 import { DEFAULT_REGION_ID, REGION_IDS } from './regions.ts';
+import { forTokenSubject } from './stale-token.ts';
 
 /**
  * The cloud side of workspaces (SPEC 4.1 rule 2). The built-in implementation is local: this
@@ -36,5 +37,5 @@ export async function resolveWorkspace(store: Store, cloud: CloudWorkspaceDirect
   const existing = await store.findWorkspaceByName(organizationId, name);
   if (existing) return existing;
   const remote = (await cloud.find(organizationId, name)) ?? (await cloud.create(organizationId, name, region));
-  return store.createWorkspaceIfAbsent({ id: remote.id, organization_id: organizationId, name, region_id: region, created_at: new Date().toISOString() });
+  return forTokenSubject(store.createWorkspaceIfAbsent({ id: remote.id, organization_id: organizationId, name, region_id: region, created_at: new Date().toISOString() }));
 }

@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EncryptedValue } from '../stores/types.ts';
+import { narrowPrivateFile, preparePrivateDirectory } from './data-directory.ts';
 import { KeyConfigurationError } from './key-configuration-error.ts';
 
 interface DataKey {
@@ -40,6 +41,21 @@ export class DataKeyring {
     this.keys = new Map(keys.map((k) => [k.id, k.key]));
     const active = this.keys.get(activeId);
     if (!active || active.length !== KEY_BYTES) throw new KeyConfigurationError('the active data key must exist and be 32 bytes');
+  }
+
+  /** The id of the key that encrypts (and derives new keys). */
+  get activeKeyId(): string {
+    return this.activeId;
+  }
+
+  /**
+   * A key for one purpose, derived from a data key (HKDF-SHA-256), so no data key serves two jobs and
+   * every instance holding the data keys derives the same one. A key id not configured throws.
+   */
+  deriveKey(purpose: string, keyId: string = this.activeId): Buffer {
+    const key = this.keys.get(keyId);
+    if (!key) throw new UndecryptableValueError(keyId, 'unknown_key');
+    return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `plugboard/${purpose}`, KEY_BYTES));
   }
 
   encrypt(plaintext: string): EncryptedValue {
@@ -90,7 +106,10 @@ export function loadDataKeyring(env: NodeJS.ProcessEnv, dataDir: string, options
         `("<id>:<base64 32-byte key>,...", the first one encrypts); refusing to start with a key no other instance would hold.${hint}`,
     );
   }
-  if (!existsSync(file)) createKeyFile(dataDir, file);
+  // Private to this user (0700, 0600), however an older install left them.
+  preparePrivateDirectory(dataDir);
+  if (existsSync(file)) narrowPrivateFile(file);
+  else createKeyFile(file);
   const stored = JSON.parse(readFileSync(file, 'utf8')) as { keys: Array<{ id: string; key: string }> };
   return new DataKeyring(stored.keys.map((k) => ({ id: k.id, key: Buffer.from(k.key, 'base64') })));
 }
@@ -99,8 +118,7 @@ export function loadDataKeyring(env: NodeJS.ProcessEnv, dataDir: string, options
  * Writes the key beside the final name, then links it into place: link fails if the file exists, so of
  * two processes starting together on an empty directory one key wins, and no reader sees a half-written file.
  */
-function createKeyFile(dataDir: string, file: string): void {
-  mkdirSync(dataDir, { recursive: true });
+function createKeyFile(file: string): void {
   const key = { id: `k${Date.now().toString(36)}`, key: randomBytes(KEY_BYTES).toString('base64') };
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(draft, JSON.stringify({ keys: [key] }, null, 2), { mode: 0o600, flag: 'wx' });

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { SqlDriver, SqlValue } from './sql-driver.ts';
+import { RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { storeLimiterOptions, type SharedLimiterOptions, type SqlDriver, type SqlValue } from './sql-driver.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -57,6 +58,17 @@ export class PostgresDriver implements SqlDriver {
     } finally {
       client.release();
     }
+  }
+
+  rateLimiter(options: SharedLimiterOptions): RateLimiterAbstract {
+    return new RateLimiterPostgres({
+      storeClient: this.db,
+      storeType: this.owner ? 'pool' : 'client',
+      ...storeLimiterOptions(options),
+      // A key over its limit is refused from memory until its block ends: a flood costs no queries.
+      inMemoryBlockOnConsumed: options.points + 1,
+      inMemoryBlockDuration: options.blockSeconds,
+    });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
-import type { SqlDriver } from './sql-driver.ts';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { SharedLimiterOptions, SqlDriver, SqlValue } from './sql-driver.ts';
 import { migrate } from './migrate.ts';
-import type { Application, ConnectorFilter, Organization, SigningKey, Store, StoredConnector, Template, TemplateKind, WidgetOrigin, Workspace } from './types.ts';
+import { MissingReferenceError, type Application, type ConnectorFilter, type Organization, type SigningKey, type Store, type StoredConnector, type Template, type TemplateKind, type WidgetOrigin, type Workspace } from './types.ts';
 
 interface SigningKeyRow {
   kid: string;
@@ -34,6 +35,10 @@ export class SqlStore implements Store {
     return this.db.close();
   }
 
+  rateLimiter(options: Omit<SharedLimiterOptions, 'table'>): RateLimiterAbstract {
+    return this.db.rateLimiter({ ...options, table: 'credential_attempts' });
+  }
+
   transaction<T>(work: (store: Store) => Promise<T>, lockKey?: number): Promise<T> {
     return this.db.transaction((tx) => work(new SqlStore(tx)), lockKey);
   }
@@ -62,6 +67,10 @@ export class SqlStore implements Store {
 
   async findApplicationByClientId(clientId: string): Promise<Application | null> {
     return (await this.db.get<Application>('SELECT id, organization_id, client_id, secret_hash, created_at FROM applications WHERE client_id = ?', [clientId])) ?? null;
+  }
+
+  async updateApplicationSecretHash(id: string, secretHash: string): Promise<void> {
+    await this.db.run('UPDATE applications SET secret_hash = ? WHERE id = ?', [secretHash, id]);
   }
 
   async countApplications(): Promise<number> {
@@ -94,7 +103,7 @@ export class SqlStore implements Store {
 
   async createWorkspaceIfAbsent(workspace: Workspace): Promise<Workspace> {
     // Two instances may create the same workspace at once: the unique (organization, name) keeps one.
-    await this.db.run('INSERT INTO workspaces (id, organization_id, name, region_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING', [
+    await this.insert('INSERT INTO workspaces (id, organization_id, name, region_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING', [
       workspace.id,
       workspace.organization_id,
       workspace.name,
@@ -113,7 +122,7 @@ export class SqlStore implements Store {
   }
 
   async createTemplate(template: Template): Promise<void> {
-    await this.db.run('INSERT INTO templates (id, organization_id, kind, name, connector_type, tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    await this.insert('INSERT INTO templates (id, organization_id, kind, name, connector_type, tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       template.id,
       template.organization_id,
       template.kind,
@@ -134,10 +143,11 @@ export class SqlStore implements Store {
     return row ? toTemplate(row) : null;
   }
 
-  async createConnector(c: StoredConnector): Promise<void> {
-    await this.db.run(
+  async createConnectorIfAbsent(c: StoredConnector): Promise<StoredConnector> {
+    // Concurrent creations of one key race on the unique index: exactly one row is written.
+    await this.insert(
       `INSERT INTO connectors (id, organization_id, workspace_id, external_user_id, connector_type, name, auth_type, credentials_key_id, credentials_ciphertext, replication_config, source_template_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, external_user_id, connector_type) DO NOTHING`,
       [
         c.id,
         c.organization_id,
@@ -153,6 +163,8 @@ export class SqlStore implements Store {
         c.created_at,
       ],
     );
+    const [kept] = await this.listConnectors({ workspace_id: c.workspace_id, external_user_id: c.external_user_id, connector_type: c.connector_type });
+    return kept!;
   }
 
   async getConnector(id: string): Promise<StoredConnector | null> {
@@ -172,6 +184,17 @@ export class SqlStore implements Store {
 
   async deleteConnector(id: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM connectors WHERE id = ?', [id])).changes > 0;
+  }
+
+  /** An INSERT whose row names an organization or workspace: one that does not exist is a MissingReferenceError. */
+  private async insert(sql: string, params: SqlValue[]): Promise<void> {
+    try {
+      await this.db.run(sql, params);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') throw new MissingReferenceError();
+      throw error;
+    }
   }
 
   async recordWidgetOrigin(record: WidgetOrigin): Promise<void> {

@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqlDriver, SqlValue } from './sql-driver.ts';
+import { RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { ConfigurationError } from '../configuration-error.ts';
+import { narrowPrivateFile, preparePrivateDirectory, preparePrivateFile } from '../security/data-directory.ts';
+import { storeLimiterOptions, type SharedLimiterOptions, type SqlDriver, type SqlValue } from './sql-driver.ts';
 
 /** The embedded default: one SQLite file under the data directory, in WAL mode. */
 export class SqliteDriver implements SqlDriver {
@@ -9,13 +11,11 @@ export class SqliteDriver implements SqlDriver {
   private readonly db: Database.Database;
   /** Prepared once per SQL text: the store's queries are a fixed set, and preparing costs more than running. */
   private readonly statements = new Map<string, Database.Statement>();
+  /** The last transaction begun; the next one starts after it. */
+  private transactions: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(join(dataDir, 'plugboard.db'));
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openDatabase(dataDir);
   }
 
   async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
@@ -43,8 +43,17 @@ export class SqliteDriver implements SqlDriver {
     this.db.exec(sql);
   }
 
-  /** better-sqlite3 is synchronous, so nothing else runs between BEGIN and COMMIT unless `work` awaits real I/O; IMMEDIATE takes the write lock up front against other processes. */
-  async transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+  /**
+   * One connection holds one transaction at a time: transactions of this process wait their turn (a
+   * second BEGIN would fail). IMMEDIATE takes the write lock up front against other processes.
+   */
+  transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+    const run = this.transactions.then(() => this.runTransaction(work));
+    this.transactions = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runTransaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = await work(this);
@@ -56,7 +65,39 @@ export class SqliteDriver implements SqlDriver {
     }
   }
 
+  rateLimiter(options: SharedLimiterOptions): RateLimiterAbstract {
+    return new RateLimiterSQLite({
+      storeClient: this.db,
+      storeType: 'better-sqlite3',
+      ...storeLimiterOptions(options),
+    });
+  }
+
   async close(): Promise<void> {
     this.db.close();
+  }
+}
+
+/**
+ * plugboard.db in the private data directory (see data-directory.ts), made 0600 before SQLite opens it,
+ * since SQLite gives its -wal and -shm files the database file's mode. A file SQLite cannot use (not a
+ * database, read-only, locked) refuses the start.
+ */
+function openDatabase(dataDir: string): Database.Database {
+  const file = join(dataDir, 'plugboard.db');
+  preparePrivateDirectory(dataDir);
+  preparePrivateFile(file);
+  for (const companion of [`${file}-wal`, `${file}-shm`]) narrowPrivateFile(companion);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    return db;
+  } catch (error) {
+    db?.close();
+    if (!(error instanceof Database.SqliteError)) throw error;
+    throw new ConfigurationError(`cannot use the SQLite database ${file}: ${error.message}`);
   }
 }

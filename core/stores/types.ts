@@ -1,8 +1,19 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { SharedLimiterOptions } from './sql-driver.ts';
+
 /**
  * Persistence of the hosted runtime. One interface, two implementations sharing their SQL: the
  * embedded default (SQLite, a file under PLUGBOARD_DATA_DIR) and PostgreSQL (DATABASE_URL) for
  * several server instances. Timestamps are ISO-8601 strings in UTC; ids are UUIDs.
  */
+
+/** A row was written naming an organization or workspace that does not exist (a foreign key the database refused). */
+export class MissingReferenceError extends Error {
+  constructor() {
+    super('the organization or workspace this row belongs to does not exist');
+    this.name = 'MissingReferenceError';
+  }
+}
 
 export interface Organization {
   id: string;
@@ -15,7 +26,7 @@ export interface Application {
   id: string;
   organization_id: string;
   client_id: string;
-  /** `scrypt$<salt b64>$<hash b64>`: never the secret itself. */
+  /** `hmac-sha256$<data key id>$<mac b64>` (older installs: `scrypt$<salt b64>$<hash b64>`): never the secret itself. */
   secret_hash: string;
   created_at: string;
 }
@@ -105,6 +116,12 @@ export interface Store {
    */
   transaction<T>(work: (store: Store) => Promise<T>, lockKey?: number): Promise<T>;
 
+  /**
+   * A counter of failed credential attempts per key, shared by every instance on this store: tracked
+   * in the database, so a caller can't escape the limit by reaching another instance.
+   */
+  rateLimiter(options: Omit<SharedLimiterOptions, 'table'>): RateLimiterAbstract;
+
   createOrganization(org: Organization): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
   /** The oldest organization of that name (names are not unique: installs made before find-or-create may hold several). */
@@ -112,6 +129,8 @@ export interface Store {
 
   createApplication(app: Application): Promise<void>;
   findApplicationByClientId(clientId: string): Promise<Application | null>;
+  /** Replaces a legacy secret hash with its current form (after a successful verification). */
+  updateApplicationSecretHash(id: string, secretHash: string): Promise<void>;
   countApplications(): Promise<number>;
 
   insertSigningKey(key: SigningKey): Promise<void>;
@@ -128,7 +147,11 @@ export interface Store {
   listTemplates(organizationId: string, kind: TemplateKind): Promise<Template[]>;
   getTemplate(id: string): Promise<Template | null>;
 
-  createConnector(connector: StoredConnector): Promise<void>;
+  /**
+   * Creates the connector, or returns the one that already has its (workspace, external user, type):
+   * one connector per key, and concurrent creations resolve to one row.
+   */
+  createConnectorIfAbsent(connector: StoredConnector): Promise<StoredConnector>;
   getConnector(id: string): Promise<StoredConnector | null>;
   listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]>;
   /** True when a row was deleted. */

@@ -6,7 +6,7 @@ import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
 import { BACKOFF_LIMIT_MS, errorFromGot, failureKind, UpstreamBodyFailure, upstreamCode } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
-import { truncationGuarded } from './guarded-body.ts';
+import { announcedBodyBytes, truncationGuarded } from './guarded-body.ts';
 
 /** Keep-alive sockets shared by every connector instance: instances are cheap, connections are not. */
 const SHARED_AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -145,7 +145,7 @@ export class HttpTransport {
     }).catch((error: unknown) => {
       throw errorFromGot(error, this.settings);
     });
-    return { status: response.statusCode, headers: response.headers, body: truncationGuarded(stream) };
+    return { status: response.statusCode, headers: response.headers, body: truncationGuarded(stream, announcedBodyBytes(response.statusCode, response.headers)) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { invalidField } from '../errors.ts';
+import { pathSegmentProblem } from '../schema/unsafe-text.ts';
 import type { UpstreamCall } from '../sdk/index.ts';
 import { widenSelector } from './field-selector.ts';
 
@@ -23,9 +24,10 @@ export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Recor
   const chosen = selector ? params[selector.param] : undefined;
   if (selector && typeof chosen === 'string') rest[selector.param] = widenSelector(chosen, selector.alwaysSelect);
   const path = call.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = rest[name];
+    const value = String(rest[name]);
     delete rest[name];
-    return encodeURIComponent(String(value));
+    checkPathSegment(value, name);
+    return encodeURIComponent(value);
   });
   const headers: Record<string, string> = {};
   for (const [header, param] of Object.entries(call.headerParams ?? {})) {
@@ -40,6 +42,12 @@ export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Recor
   else if (call.body === 'form') request.form = toScalars(rest);
   else request.json = rest;
   return request;
+}
+
+/** A path param must name one segment of the declared path, never step to another (`..`), and be encodable. */
+function checkPathSegment(value: string, param: string): void {
+  const problem = pathSegmentProblem(value);
+  if (problem) throw invalidField(['body', 'params', param], problem.msg, problem.type);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { AccessDeniedError, AuthenticationError } from '../../core/errors.ts';
 import { originMatches } from '../../core/hosted/allowed-origin.ts';
-import type { OperatorTokenClaims, ScopedTokenClaims } from '../../core/hosted/token-claims.ts';
+import type { TokenClaims } from '../../core/hosted/token-claims.ts';
 import type { TokenService } from '../../core/hosted/token-service.ts';
 import type { RouteAuth } from '../route.ts';
 
@@ -11,15 +11,17 @@ export function bearerToken(ctx: ParameterizedContext): string | undefined {
 }
 
 /**
- * Verifies the bearer token a route asks for (SPEC 5). A widget's scoped token used from a browser
+ * Verifies the bearer token a route asks for (SPEC 5): a token of a kind the route does not take is a
+ * 401, but a widget token, valid yet without the rights, a 403. A widget token used from a browser
  * must come from its allowed origin.
  */
-export async function authenticate(ctx: ParameterizedContext, tokens: TokenService, auth: RouteAuth): Promise<OperatorTokenClaims | ScopedTokenClaims | undefined> {
+export async function authenticate(ctx: ParameterizedContext, tokens: TokenService, auth: RouteAuth): Promise<TokenClaims | undefined> {
   if (auth === 'none') return undefined;
   const token = bearerToken(ctx);
   if (!token) throw new AuthenticationError();
-  const claims: OperatorTokenClaims | ScopedTokenClaims = await tokens.verify(token, auth === 'operator-or-scoped' ? (['operator', 'scoped'] as const) : auth);
+  const claims = await tokens.verifyAny(token);
+  if (!auth.includes(claims.token_use)) throw claims.token_use === 'widget' ? new AccessDeniedError() : new AuthenticationError();
   const origin = ctx.get('Origin');
-  if (claims.token_use === 'scoped' && claims.widget && origin && !originMatches(claims.widget.allowed_origin, origin)) throw new AccessDeniedError();
+  if (claims.token_use === 'widget' && origin && !originMatches(claims.widget.allowed_origin, origin)) throw new AccessDeniedError();
   return claims;
 }

@@ -7,7 +7,7 @@ import { bearerToken } from './authenticate.ts';
 
 /**
  * CORS for the embedded widget only: a response carries Access-Control-Allow-Origin just when the
- * request's scoped token is a widget's and the Origin is its `allowed_origin`.
+ * request's token is a widget's and the Origin is its `allowed_origin`.
  *
  * Preflights carry no token, so the origin alone decides: they are answered, with every CORS
  * preflight header, only for the origin of a widget token that has not expired, as recorded in the
@@ -28,8 +28,8 @@ export function widgetCors(tokens: TokenService, origins: WidgetOrigins): Middle
       if (ctx.method === 'OPTIONS') return (await origins.isLive(origin)) ? origin : '';
       const token = bearerToken(ctx);
       if (!token) return '';
-      const claims = await tokens.verify(token, 'scoped').catch(() => undefined);
-      return claims?.widget && originMatches(claims.widget.allowed_origin, origin) ? origin : '';
+      const claims = await tokens.verify(token, 'widget').catch(() => undefined);
+      return claims && originMatches(claims.widget.allowed_origin, origin) ? origin : '';
     },
   });
   // @koa/cors hands a request whose origin it refuses on to the route; a refused preflight stops here

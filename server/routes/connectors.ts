@@ -1,22 +1,20 @@
 import { Readable } from 'node:stream';
-import { NotFoundError } from '../../core/errors.ts';
-import type { CreateConnectorInput, AccessScope } from '../../core/hosted/hosted-connectors.ts';
-import { matchesTags } from '../../core/hosted/templates.ts';
-import { WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims, type ScopedTokenClaims } from '../../core/hosted/token-claims.ts';
+import type { AccessScope, CreateConnectorInput, EmbeddedSourceInput } from '../../core/hosted/hosted-connectors.ts';
+import { WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims, type WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
 import type { DownloadResult, ExecuteRequest } from '../../core/execution/types.ts';
 import connectorCreateRequest from '../../schemas/server/connector-create-request.json' with { type: 'json' };
 import embeddedSourceCreateRequest from '../../schemas/server/embedded-source-create-request.json' with { type: 'json' };
 import executeRequest from '../../schemas/server/execute-request.json' with { type: 'json' };
 import { defineRoute, type RouteInput } from '../route.ts';
 
-/** The caller's reach: a scoped token one workspace, an operator token its organization. */
+/** The caller's reach: a scoped or widget token one workspace, an operator token its organization. */
 function scopeOf(claims: RouteInput<unknown>['claims']): AccessScope {
-  if (claims?.token_use === 'scoped') return { organization_id: claims.organization_id, workspace_id: claims[WORKSPACE_SCOPE_CLAIM].workspaceId };
+  if (claims?.token_use === 'scoped' || claims?.token_use === 'widget') return { organization_id: claims.organization_id, workspace_id: claims[WORKSPACE_SCOPE_CLAIM].workspaceId };
   return { organization_id: (claims as OperatorTokenClaims).organization_id };
 }
 
 function workspaceScope(claims: RouteInput<unknown>['claims']): Required<AccessScope> {
-  const scoped = claims as ScopedTokenClaims;
+  const scoped = claims as WorkspaceTokenClaims;
   return { organization_id: scoped.organization_id, workspace_id: scoped[WORKSPACE_SCOPE_CLAIM].workspaceId };
 }
 
@@ -27,10 +25,15 @@ export const connectorRoutes = [
     paths: ['/v1/integrations/connectors', '/integrations/connectors', '/api/v1/integrations/connectors'],
     summary: 'Create a hosted connector with third-party credentials, bound to an external user.',
     tags: ['connectors'],
-    auth: 'scoped',
+    auth: ['scoped'],
     body: connectorCreateRequest,
     status: 201,
-    responses: { 201: 'The connector record (never the credentials)', 401: 'Missing or invalid scoped token', 422: 'Invalid body, credentials or replication_config (a type without a replication-config schema takes none)' },
+    responses: {
+      201: 'The connector record (never the credentials)',
+      401: 'Missing or invalid scoped token',
+      409: 'The workspace has a connector of this type for this external user (connector_exists, with its connector_id)',
+      422: 'Invalid body, credentials or replication_config (a type without a replication-config schema takes none)',
+    },
     handler: ({ hosted, claims, body }) => hosted.connectors.create(workspaceScope(claims), body),
   }),
   defineRoute({
@@ -38,8 +41,8 @@ export const connectorRoutes = [
     paths: ['/api/v1/integrations/connectors'],
     summary: "List the workspace's connectors, optionally by external_user_id and connector_type.",
     tags: ['connectors'],
-    auth: 'scoped',
-    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token', 422: 'A NUL character in a query value' },
+    auth: ['scoped'],
+    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token', 422: 'A NUL character or lone surrogate in a query value' },
     async handler({ hosted, claims, query }) {
       const filter = { ...(query.external_user_id ? { external_user_id: query.external_user_id } : {}), ...(query.connector_type ? { connector_type: query.connector_type } : {}) };
       return { data: await hosted.connectors.list(scopeOf(claims), filter) };
@@ -50,7 +53,7 @@ export const connectorRoutes = [
     paths: ['/api/v1/integrations/connectors/:connector_id'],
     summary: 'Get a connector record.',
     tags: ['connectors'],
-    auth: 'operator-or-scoped',
+    auth: ['operator', 'scoped'],
     responses: { 200: 'The connector record', 401: 'Missing or invalid token', 403: 'Connector of another workspace or organization', 404: 'No such connector' },
     handler: ({ hosted, claims, params }) => hosted.connectors.get(scopeOf(claims), params.connector_id!),
   }),
@@ -59,7 +62,7 @@ export const connectorRoutes = [
     paths: ['/api/v1/integrations/connectors/:connector_id'],
     summary: 'Delete a connector and its stored credentials.',
     tags: ['connectors'],
-    auth: 'operator-or-scoped',
+    auth: ['operator', 'scoped'],
     status: 204,
     responses: { 204: 'Deleted', 401: 'Missing or invalid token', 403: 'Connector of another workspace or organization', 404: 'No such connector' },
     async handler({ hosted, claims, params, ctx }) {
@@ -73,14 +76,13 @@ export const connectorRoutes = [
     paths: ['/api/v1/connectors/sources/:connector_id/execute'],
     summary: 'Run {entity, action, params} on a connector. Downloads answer with the raw bytes, streamed.',
     tags: ['connectors'],
-    auth: 'scoped',
-    cors: true,
+    auth: ['scoped'],
     body: executeRequest,
     responses: {
       200: 'The execute envelope, or the bytes of a download',
       206: 'Part of a download (range_header honoured)',
       401: 'Missing or invalid scoped token',
-      403: 'Connector of another workspace or organization',
+      403: 'Connector of another workspace or organization, or a widget token',
       404: 'No such connector, or the upstream has no such item',
       422: 'Unknown entity or action, invalid params',
       429: 'Upstream rate limit (Retry-After)',
@@ -98,38 +100,30 @@ export const connectorRoutes = [
     paths: ['/api/v1/embedded/sources'],
     summary: "List the embedded sources (connectors made from source templates) of the token's workspace.",
     tags: ['embedded'],
-    auth: 'scoped',
+    auth: ['scoped', 'widget'],
     cors: true,
-    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token' },
+    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped or widget token' },
     async handler({ hosted, claims }) {
       return { data: await hosted.connectors.list(scopeOf(claims), { from_template: true }) };
     },
   }),
-  defineRoute<{ source_template_id: string; name: string; credentials: unknown; external_user_id?: string; replication_config?: Record<string, unknown> }>({
+  defineRoute<EmbeddedSourceInput>({
     method: 'post',
     paths: ['/api/v1/embedded/sources'],
     summary: "Create a source from a source template with the end user's credentials.",
     tags: ['embedded'],
-    auth: 'scoped',
+    auth: ['scoped', 'widget'],
     cors: true,
     body: embeddedSourceCreateRequest,
     status: 201,
-    responses: { 201: 'The source (a connector record)', 401: 'Missing or invalid scoped token', 404: 'No such source template (or not offered to this widget)', 422: 'Invalid body' },
-    async handler({ hosted, claims, body }) {
-      const scope = workspaceScope(claims);
-      const template = await hosted.store.getTemplate(body.source_template_id);
-      const widget = (claims as ScopedTokenClaims).widget;
-      const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && (!widget || matchesTags(template.tags, widget.source_template_tags, widget.source_template_tags_mode));
-      if (!offered) throw new NotFoundError(`Source template ${body.source_template_id} not found`, 'source_template_not_found');
-      return hosted.connectors.create(scope, {
-        external_user_id: body.external_user_id ?? scope.workspace_id,
-        connector_type: template.connector_type,
-        name: body.name,
-        credentials: body.credentials,
-        ...(body.replication_config ? { replication_config: body.replication_config } : {}),
-        source_template_id: template.id,
-      });
+    responses: {
+      201: 'The source (a connector record)',
+      401: 'Missing or invalid scoped or widget token',
+      404: 'No such source template (or not offered to this widget)',
+      409: 'The workspace has a source of this type for this external user (connector_exists, with its connector_id)',
+      422: 'Invalid body',
     },
+    handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScope(claims), claims?.token_use === 'widget' ? claims.widget : undefined, body),
   }),
 ];
 
@@ -143,6 +137,9 @@ function sendDownload(ctx: RouteInput<unknown>['ctx'], download: DownloadResult)
   const stream = Readable.from(download.body, { objectMode: false });
   stream.on('error', () => ctx.res.destroy());
   ctx.body = stream;
+  // The head leaves now, not with the first chunk: a cut before any byte is then a short body the
+  // client can tell from its Content-Length, not a connection that looks as if the server were down.
+  ctx.flushHeaders();
 }
 
 function contentDisposition(name: string): string {

@@ -1,5 +1,5 @@
 import { createTemplate, listTemplates } from '../../core/hosted/templates.ts';
-import type { OperatorTokenClaims, ScopedTokenClaims } from '../../core/hosted/token-claims.ts';
+import type { OperatorTokenClaims, WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
 import type { TemplateKind } from '../../core/stores/types.ts';
 import templateCreateRequest from '../../schemas/server/template-create-request.json' with { type: 'json' };
 import { defineRoute } from '../route.ts';
@@ -16,7 +16,7 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
     paths: [`/api/v1/integrations/templates/${plural}`],
     summary: `List the organization's ${kind} templates.`,
     tags: ['templates'],
-    auth: 'operator',
+    auth: ['operator'],
     responses: { 200: `{data: ${kind} templates}`, 401: 'Missing or invalid operator token' },
     async handler({ hosted, claims }) {
       return { data: await listTemplates(hosted.store, (claims as OperatorTokenClaims).organization_id, kind) };
@@ -27,7 +27,7 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
     paths: [`/api/v1/integrations/templates/${plural}`],
     summary: `Create a ${kind} template with a connector type and tags.`,
     tags: ['templates'],
-    auth: 'operator',
+    auth: ['operator'],
     body: templateCreateRequest,
     status: 201,
     responses: { 201: `The ${kind} template`, 401: 'Missing or invalid operator token', 422: 'Invalid body' },
@@ -40,12 +40,12 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
     paths: [`/api/v1/embedded/templates/${plural}`],
     summary: `The ${kind} templates a widget offers: its token's tag filter applied.`,
     tags: ['embedded'],
-    auth: 'scoped',
+    auth: ['scoped', 'widget'],
     cors: true,
-    responses: { 200: `{data: ${kind} templates}`, 401: 'Missing or invalid scoped token' },
+    responses: { 200: `{data: ${kind} templates}`, 401: 'Missing or invalid scoped or widget token' },
     async handler({ hosted, claims }) {
-      const scoped = claims as ScopedTokenClaims;
-      const widget = scoped.widget;
+      const scoped = claims as WorkspaceTokenClaims;
+      const widget = scoped.token_use === 'widget' ? scoped.widget : undefined;
       const filter = widget && (kind === 'source' ? { tags: widget.source_template_tags, mode: widget.source_template_tags_mode } : { tags: widget.connection_template_tags, mode: widget.connection_template_tags_mode });
       return { data: await listTemplates(hosted.store, scoped.organization_id, kind, filter) };
     },

@@ -1,4 +1,3 @@
-import { authenticateApplication } from '../../core/hosted/applications.ts';
 import { checkAllowedOrigin } from '../../core/hosted/allowed-origin.ts';
 import { OPERATOR_TOKEN_TTL_SECONDS, WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims, type ScopedTokenClaims, type TagMode, type WidgetScope } from '../../core/hosted/token-claims.ts';
 import { resolveWorkspace } from '../../core/hosted/workspaces.ts';
@@ -25,9 +24,9 @@ export const tokenRoutes = [
     tags: ['tokens'],
     auth: 'none',
     body: applicationTokenRequest,
-    responses: { 200: 'Operator token', 401: 'Invalid credentials', 422: 'Invalid body' },
-    async handler({ body, hosted }) {
-      const application = await authenticateApplication(hosted.store, body.client_id, body.client_secret);
+    responses: { 200: 'Operator token', 401: 'Invalid credentials', 422: 'Invalid body', 429: 'Too many failed attempts from this address or for this client id (Retry-After)' },
+    async handler({ body, hosted, ctx }) {
+      const application = await hosted.applications.authenticate(body.client_id, body.client_secret, ctx.ip);
       const accessToken = await hosted.tokens.issueOperatorToken(application.client_id, application.organization_id);
       return { access_token: accessToken, token_type: 'bearer', expires_in: OPERATOR_TOKEN_TTL_SECONDS, organization_id: application.organization_id };
     },
@@ -37,7 +36,7 @@ export const tokenRoutes = [
     paths: ['/api/v1/embedded/scoped-token'],
     summary: 'Create a scoped token for a workspace, provisioning the workspace when it does not exist.',
     tags: ['tokens'],
-    auth: 'operator',
+    auth: ['operator'],
     body: scopedTokenRequest,
     responses: { 200: 'Scoped token', 401: 'Missing or invalid operator token', 422: 'Invalid body' },
     async handler({ body, hosted, claims }) {
@@ -51,8 +50,7 @@ export const tokenRoutes = [
     paths: ['/api/v1/embedded/scoped-token/info'],
     summary: "The scoped token's organization and workspace.",
     tags: ['tokens'],
-    auth: 'scoped',
-    cors: true,
+    auth: ['scoped'],
     responses: { 200: 'Organization and workspace ids', 401: 'Missing or invalid scoped token' },
     handler({ claims }) {
       const scoped = claims as ScopedTokenClaims;
@@ -64,7 +62,7 @@ export const tokenRoutes = [
     paths: ['/api/v1/embedded/widget-token'],
     summary: 'Create a widget token: base64 JSON of a scoped token and the pre-configured widget URL.',
     tags: ['tokens'],
-    auth: 'operator',
+    auth: ['operator'],
     body: widgetTokenRequest,
     responses: { 200: 'Widget token', 401: 'Missing or invalid operator token', 422: 'Invalid body or allowed_origin' },
     async handler({ body, hosted, claims, config }) {

@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
 import { DriveSandbox } from '../../connectors/file-storage/sandbox/index.ts';
+import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS } from '../../core/hosted/credential-attempts.ts';
 import { createStore, type Store } from '../../core/stores/index.ts';
 import type { ServerConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
@@ -107,6 +108,10 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
     publicUrl: 'http://plugboard.test',
     baseUrls: { chat: chatSandbox.url, 'file-storage': driveSandbox.url },
     bodyLimitBytes: 64 * 1024,
+    headersTimeoutSeconds: 10,
+    requestTimeoutSeconds: 30,
+    maxConnections: 1024,
+    credentialAttemptLimits: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
   };
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
   const start = (port = 0) => startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });

@@ -1,0 +1,54 @@
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { ConfigurationError } from '../configuration-error.ts';
+
+/**
+ * The data directory holds the SQLite database and the generated data keys, so only the user running
+ * Plugboard may read it: the directory is 0700 and its files 0600, made so on creation and narrowed at
+ * every start (installs before this left them 0755 and 0644). What the process cannot do there refuses
+ * the start (ConfigurationError) naming the path.
+ */
+export function preparePrivateDirectory(dir: string): void {
+  asConfigurationError(dir, () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  });
+}
+
+/** A file of the data directory: created empty and 0600 when absent (an existing one is left as is but narrowed to 0600). */
+export function preparePrivateFile(path: string): void {
+  asConfigurationError(path, () => {
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+  });
+}
+
+/** Narrows a file that may or may not be there (SQLite's -wal and -shm come and go) to 0600. */
+export function narrowPrivateFile(path: string): void {
+  asConfigurationError(path, () => {
+    try {
+      chmodSync(path, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  });
+}
+
+const FILE_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted (is it owned by another user?)',
+  EROFS: 'read-only file system',
+  ENOTDIR: 'part of the path is a file, not a directory',
+  EEXIST: 'a file, not a directory, is in the way',
+  EISDIR: 'a directory is in the way',
+  ENOSPC: 'no space left on the device',
+};
+
+function asConfigurationError(path: string, prepare: () => void): void {
+  try {
+    prepare();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new ConfigurationError(`the data directory (PLUGBOARD_DATA_DIR) cannot be used: ${path}: ${FILE_PROBLEMS[code] ?? code}`);
+  }
+}

@@ -1,0 +1,31 @@
+import { ConfigurationError } from '../core/configuration-error.ts';
+
+/**
+ * An integer setting from `min` to `max`, `fallback` when unset or empty. Anything else refuses the
+ * start naming the variable (Number() would read "" as 0, "1e3" as 1000 and "12abc" as NaN).
+ */
+export function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new ConfigurationError(`${name} must be an integer ${range}, got ${JSON.stringify(env[name])}`);
+  }
+  return value;
+}
+
+/**
+ * DATABASE_URL, when set, must name PostgreSQL: any other scheme (a MySQL URL, `sqlite:...`, a typo)
+ * is refused before anything is opened. The message quotes the scheme only: the URL may hold a password.
+ */
+export function databaseUrlSetting(env: NodeJS.ProcessEnv): string | undefined {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== 'postgres' && scheme !== 'postgresql') {
+    const found = scheme === undefined ? 'it has no scheme' : `its scheme is "${scheme}:"`;
+    throw new ConfigurationError(`DATABASE_URL must be a postgres:// or postgresql:// URL (${found}); leave it unset to use SQLite under PLUGBOARD_DATA_DIR`);
+  }
+  return url;
+}
