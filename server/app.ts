@@ -30,7 +30,8 @@ export const ROUTES: RouteDefinition[] = [...tokenRoutes, ...templateRoutes, ...
  * can forget a rule.
  */
 export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: Logger): Koa {
-  const app = new Koa({ proxy: false });
+  // ctx.ip: the socket's address, or, behind trusted proxies, the address the outermost one saw.
+  const app = new Koa({ proxy: config.trustedProxyHops > 0, maxIpsCount: config.trustedProxyHops });
   const router = new Router();
   const ajv = createAjv();
   const openApi = buildOpenApi(ROUTES, config.publicUrl);

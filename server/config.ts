@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
-import { databaseUrlSetting, integerSetting } from './env-settings.ts';
+import { databaseUrlSetting, httpUrlSetting, integerSetting } from './env-settings.ts';
 
 export interface ServerConfig {
   host: string;
@@ -22,6 +22,11 @@ export interface ServerConfig {
   maxConnections: number;
   /** Failed application-credential attempts allowed per minute, per address and per client id. */
   credentialAttemptLimits: CredentialAttemptLimitOptions;
+  /**
+   * Reverse proxies in front of the server that append the caller's address to X-Forwarded-For: the
+   * client address is read that many entries from its end. 0: the socket's address, the header ignored.
+   */
+  trustedProxyHops: number;
 }
 
 /**
@@ -42,19 +47,39 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     port,
     dataDir: resolve(env.PLUGBOARD_DATA_DIR ?? './data'),
     databaseUrl: databaseUrlSetting(env),
-    publicUrl: (env.PLUGBOARD_PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    publicUrl: publicUrlSetting(env, host, port),
     baseUrls: {
-      chat: env.PLUGBOARD_CHAT_BASE_URL || undefined,
-      'file-storage': env.PLUGBOARD_FILE_STORAGE_BASE_URL || undefined,
+      chat: httpUrlSetting(env, 'PLUGBOARD_CHAT_BASE_URL'),
+      'file-storage': httpUrlSetting(env, 'PLUGBOARD_FILE_STORAGE_BASE_URL'),
     },
     bodyLimitBytes: integerSetting(env, 'PLUGBOARD_BODY_LIMIT_BYTES', 1024 * 1024, 1),
     headersTimeoutSeconds,
     requestTimeoutSeconds,
     maxConnections: integerSetting(env, 'PLUGBOARD_MAX_CONNECTIONS', 1024, 1),
+    trustedProxyHops: integerSetting(env, 'PLUGBOARD_TRUSTED_PROXY_HOPS', 0, 0, 10),
     credentialAttemptLimits: {
       failuresPerAddress: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_ADDRESS', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerAddress, 1),
       failuresPerClient: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_CLIENT', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerClient, 1),
       windowSeconds: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.windowSeconds,
     },
   };
+}
+
+/** A host as it goes in a URL: an IPv6 address in brackets (`::1` is `[::1]`), anything else as is. */
+export function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * PLUGBOARD_PUBLIC_URL without its trailing slashes (it is the token issuer, and `new URL(path, it)`
+ * builds widgetUrl), or by default http://HOST:PORT; either must be an absolute http(s) URL.
+ */
+function publicUrlSetting(env: NodeJS.ProcessEnv, host: string, port: number): string {
+  const configured = httpUrlSetting(env, 'PLUGBOARD_PUBLIC_URL');
+  if (configured !== undefined) return configured.replace(/\/+$/, '');
+  const fallback = `http://${urlHost(host)}:${port}`;
+  if (!URL.canParse(fallback)) {
+    throw new ConfigurationError(`PLUGBOARD_PUBLIC_URL is unset and its default built from HOST and PORT, ${JSON.stringify(fallback)}, is not a URL: set PLUGBOARD_PUBLIC_URL`);
+  }
+  return fallback;
 }

@@ -29,3 +29,20 @@ export function databaseUrlSetting(env: NodeJS.ProcessEnv): string | undefined {
   }
   return url;
 }
+
+/**
+ * An absolute http:// or https:// URL (surrounding spaces trimmed), undefined when unset or empty.
+ * A value without the scheme and `//`, with a user name or password, or with a query or fragment
+ * refuses the start naming the variable (quoting the value unless it has an `@`, which may hold a password).
+ */
+export function httpUrlSetting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const got = value.includes('@') ? '' : `, got ${JSON.stringify(value)}`;
+  // WHATWG URL reads "http:host" as http://host/: ask for the // so the value says what it means.
+  if (!url || !/^https?:\/\//i.test(value)) throw new ConfigurationError(`${name} must be an absolute http:// or https:// URL${got}`);
+  if (url.username || url.password) throw new ConfigurationError(`${name} must not carry a user name or password`);
+  if (value.includes('?') || value.includes('#')) throw new ConfigurationError(`${name} must not have a query or fragment${got}`);
+  return value;
+}

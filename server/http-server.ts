@@ -32,16 +32,20 @@ const MALFORMED = { status: 400, reason: 'Bad Request', detail: 'Malformed HTTP 
 
 /**
  * A request Node refuses before any route runs still gets a DESIGN error body (Node's own answer has
- * none), then the connection is closed: after a parse error its bytes can't be trusted.
+ * none), then the connection is destroyed, as Node does: after a parse error its bytes can't be
+ * trusted, and a client that never closes its side must not keep a connection slot. Nothing is
+ * written into a response already under way (a bad pipelined request behind a download).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  const responseStarted = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (error.code === 'ECONNRESET' || !socket.writable || responseStarted) {
     socket.destroy();
     return;
   }
   const { status, reason, detail } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const body = JSON.stringify({ detail });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const answer = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  socket.end(answer, () => socket.destroy());
 }
 
 const LISTEN_PROBLEMS: Record<string, string> = {

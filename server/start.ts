@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import type { NewApplicationCredentials } from '../core/hosted/applications.ts';
 import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { createApp } from './app.ts';
-import type { ServerConfig } from './config.ts';
+import { urlHost, type ServerConfig } from './config.ts';
 import { createHttpServer, listen } from './http-server.ts';
 
 export interface RunningServer {
@@ -23,8 +23,8 @@ export interface StartOptions {
 }
 
 /**
- * Opens the store (migrating it), checks the keys, makes the first application of an empty install
- * (exactly one, when several instances start together), and listens, bounded against slow clients.
+ * Opens the store (migrating it), checks the keys, listens, bounded against slow clients, then makes
+ * the first application of an empty install (exactly one, when several instances start together).
  * A ConfigurationError (settings, database, data directory, keys, address) refuses the start.
  */
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
@@ -40,22 +40,27 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     clock: options.clock,
     credentialAttemptLimits: config.credentialAttemptLimits,
   });
-  const firstApplication = await hosted.applications.createFirst();
   const app = createApp(hosted, config, logger);
   const server = createHttpServer(app.callback(), config);
   await listen(server, config.port, config.host).catch(async (error: unknown) => {
     await hosted.close();
     throw error;
   });
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await hosted.close();
+  };
+  // Only once listening: an application made by a start that then failed would never have its secret shown.
+  const firstApplication = await hosted.applications.createFirst().catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${config.host}:${port}`,
+    url: `http://${urlHost(config.host)}:${port}`,
     hosted,
     firstApplication,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await hosted.close();
-    },
+    close,
   };
 }

@@ -6,7 +6,7 @@ import { randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Applications } from '../core/hosted/applications.ts';
-import { CredentialAttemptLimits, DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
+import { addressKey, CredentialAttemptLimits, DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
 import { ClientSecrets } from '../core/security/client-secrets.ts';
 import { loadDataKeyring } from '../core/security/data-keyring.ts';
 import type { Store } from '../core/stores/index.ts';
@@ -125,6 +125,30 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
     } finally {
       for (const other of others) await other.close();
     }
+  });
+
+  it('a hash under a data key that no longer encrypts is re-hashed under the active one on its next success', async () => {
+    const made = await applications.create('Rotated');
+    const rotated = `k2:${randomBytes(32).toString('base64')},${DATA_KEYS}`;
+    const secrets = new ClientSecrets(loadDataKeyring({ PLUGBOARD_DATA_KEYS: rotated }, database.dataDir, { shared: false }));
+    const afterRotation = new Applications(store, secrets, new CredentialAttemptLimits(store));
+    await expect(afterRotation.authenticate(made.client_id, made.client_secret, '192.0.2.20')).resolves.toMatchObject({ client_id: made.client_id });
+    expect((await store.findApplicationByClientId(made.client_id))!.secret_hash).toMatch(/^hmac-sha256\$k2\$/);
+  });
+
+  it('data-key ids are plain words: one holding a separator of the stored formats ($, :) is refused at start', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(() => loadDataKeyring({ PLUGBOARD_DATA_KEYS: `prod$2024:${key}` }, database.dataDir, { shared: false })).toThrow(/a key id is 1-64 letters/);
+    expect(() => loadDataKeyring({ PLUGBOARD_DATA_KEYS: `prod-2024.1:${key}` }, database.dataDir, { shared: false })).not.toThrow();
+  });
+
+  it('an IPv6 caller counts per /64 (a host may hold all of it), an IPv4-mapped one as its IPv4 address', async () => {
+    const limited = applicationsOn(store, { failuresPerAddress: 2, failuresPerClient: 100, windowSeconds: 60 });
+    const made = await applications.create('Six');
+    for (const address of ['2001:db8:1:2::a', '2001:db8:1:2:ffff::b']) await expect(limited.authenticate(made.client_id, 'wrong', address)).rejects.toMatchObject({ status: 401 });
+    await expect(limited.authenticate(made.client_id, 'wrong', '2001:DB8:1:2:0:0:0:c')).rejects.toMatchObject({ status: 429 });
+    await expect(limited.authenticate(made.client_id, made.client_secret, '2001:db8:1:3::a')).resolves.toMatchObject({ client_id: made.client_id });
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
   });
 
   it('the admin CLI refuses an empty organization name', async () => {

@@ -328,6 +328,9 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
         }
       }
       for (const path of ['api/v1/embedded/templates/sources', 'api/v1/embedded/templates/connections', 'api/v1/embedded/sources']) expect((await get(path, issued.token)).statusCode, path).toBe(200);
+      // Sources for its workspace's own end user only: another user's connector key is not a widget's to take.
+      const foreignKey = await post('api/v1/embedded/sources', issued.token, { source_template_id: randomUUID(), name: 'x', credentials: { token: CHAT_TOKEN }, external_user_id: 'widget-user' });
+      expect([foreignKey.statusCode, json(foreignKey).detail[0].loc, json(foreignKey).detail[0].type]).toEqual([422, ['body', 'external_user_id'], 'value_error.not_allowed_for_widget']);
     });
 
     it('CORS answers only the allowed origin of a widget token', async () => {
@@ -344,6 +347,27 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(preflight.statusCode).toBe(204);
       expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
       expect((await get('api/v1/integrations/templates/sources', operator, { origin: 'http://localhost:3000' })).headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('failed application-token attempts, behind a trusted proxy', () => {
+    // Its own server: one proxy hop trusted, and low limits.
+    let px: HostedFixture;
+    beforeAll(async () => {
+      px = await startHostedFixture(backend, { config: { trustedProxyHops: 1, credentialAttemptLimits: { failuresPerAddress: 2, failuresPerClient: 100, windowSeconds: 60 } } });
+    });
+    afterAll(() => px.close());
+
+    it('count per caller address (the one the proxy appended), 429 with Retry-After past the limit, while other callers get their tokens', async () => {
+      const attempt = (secret: string, forwardedFor: string) =>
+        px.http.post('api/v1/account/applications/token', { json: { client_id: px.clientId, client_secret: secret }, headers: { 'x-forwarded-for': forwardedFor } });
+      // The proxy appends the address it saw: what the caller put before it is not trusted.
+      for (const spoofed of ['10.9.9.1', '10.9.9.2']) expect((await attempt('wrong', `${spoofed}, 198.51.100.7`)).statusCode).toBe(401);
+      const refused = await attempt('wrong', '10.9.9.3, 198.51.100.7');
+      expect([refused.statusCode, json(refused)]).toEqual([429, { detail: expect.stringContaining('Too many failed attempts'), error_code: 'too_many_attempts' }]);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await attempt(px.clientSecret, '198.51.100.7')).statusCode).toBe(429);
+      expect((await attempt(px.clientSecret, '198.51.100.8')).statusCode).toBe(200);
     });
   });
 

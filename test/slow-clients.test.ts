@@ -35,6 +35,7 @@ async function serve(limits: Partial<ConnectionLimits> = {}): Promise<string> {
     baseUrls: {},
     bodyLimitBytes: 64 * 1024,
     credentialAttemptLimits: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
+    trustedProxyHops: 0,
     ...LIMITS,
     ...limits,
   };
@@ -132,6 +133,29 @@ describe('slow clients', () => {
       expect(head).toMatch(/content-type: application\/json/i);
       expect(JSON.parse(body!)).toEqual({ detail });
     }
+  });
+
+  it('a timed-out client that never closes its side does not keep its connection: the server destroys it', async () => {
+    const server = createHttpServer((_request, response) => response.end(), { headersTimeoutSeconds: 1, requestTimeoutSeconds: 1, maxConnections: 10 });
+    await listen(server, 0, '127.0.0.1');
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const { port } = server.address() as { port: number };
+    const halfOpen = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    cleanups.push(() => halfOpen.destroy());
+    let received = '';
+    halfOpen.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    halfOpen.on('error', () => undefined);
+    await new Promise((resolve) => halfOpen.once('connect', resolve));
+    halfOpen.write('GET / HTTP/1.1\r\nHost: plugboard.test\r\n');
+    const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    let open = 1;
+    // Until the 408 has come and the server holds no connection (or the grace runs out).
+    for (let waited = 0; (open > 0 || received === '') && waited < GRACE_FACTOR * 1000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      open = await connections();
+    }
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(open).toBe(0);
   });
 
   it('a response streams on for longer than the request timeout: only receiving the request is bounded', async () => {

@@ -125,6 +125,9 @@ describe('start-up refusals', () => {
     [{ PLUGBOARD_MAX_CONNECTIONS: 'lots' }, /^PLUGBOARD_MAX_CONNECTIONS must be an integer of at least 1/],
     [{ PLUGBOARD_BODY_LIMIT_BYTES: '-1' }, /^PLUGBOARD_BODY_LIMIT_BYTES must be an integer of at least 1/],
     [{ PLUGBOARD_HEADERS_TIMEOUT_SECONDS: '20', PLUGBOARD_REQUEST_TIMEOUT_SECONDS: '10' }, /^PLUGBOARD_HEADERS_TIMEOUT_SECONDS \(20\) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS \(10\)$/],
+    [{ PLUGBOARD_PUBLIC_URL: 'plugboard.example.com' }, /^PLUGBOARD_PUBLIC_URL must be an absolute http:\/\/ or https:\/\/ URL, got "plugboard\.example\.com"$/],
+    [{ PLUGBOARD_PUBLIC_URL: 'https://plugboard.example.com/?tenant=1' }, /^PLUGBOARD_PUBLIC_URL must not have a query or fragment/],
+    [{ PLUGBOARD_CHAT_BASE_URL: 'slack.com/api' }, /^PLUGBOARD_CHAT_BASE_URL must be an absolute http:\/\/ or https:\/\/ URL/],
   ])('the setting %o is refused, naming the variable', async (settings, message) => {
     await expectStartRefused({ PLUGBOARD_DATA_DIR: join(tempDir(), 'data'), ...settings }, message);
   });
@@ -144,18 +147,52 @@ describe('start-up refusals', () => {
     await expectStartRefused({ PLUGBOARD_DATA_DIR: dataDir }, /^cannot use the SQLite database .*plugboard\.db: file is not a database$/);
   });
 
-  it('an address in use is refused', async () => {
+  it('an address in use is refused, and the next start of that empty install still prints its first credentials', async () => {
     const occupier = createServer();
     await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => occupier.close(resolve)));
     const { port } = occupier.address() as { port: number };
-    await expectStartRefused({ PLUGBOARD_DATA_DIR: join(tempDir(), 'data'), PORT: String(port) }, new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`));
+    const dataDir = join(tempDir(), 'data');
+    await expectStartRefused({ PLUGBOARD_DATA_DIR: dataDir, PORT: String(port) }, new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`));
+    // The refused start made no application whose secret nobody saw: this one makes it, and prints it.
+    const next = await start({ PLUGBOARD_DATA_DIR: dataDir });
+    expect(next.url, next.output.stderr).not.toBeNull();
+    expect(next.firstApplication, next.output.stdout).toEqual({ organization_id: expect.any(String), client_id: expect.any(String), client_secret: expect.any(String) });
   });
 
   it('the admin CLI refuses the same way, with its own prefix', async () => {
     const run = await runScript(['scripts/admin.ts', 'rotate-signing-key'], { DATABASE_URL: `mysql://root:${PASSWORD}@127.0.0.1/plugboard`, PLUGBOARD_DATA_KEYS: DATA_KEYS });
     expectOneLineRefusal(run, 'admin: ', /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
     expect(run.stdout).toBe('');
+  });
+});
+
+/** Whether this machine has IPv6 loopback (some containers do not). */
+const IPV6 = await new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+});
+
+describe('the address', () => {
+  it.runIf(IPV6)('HOST=::1 without PLUGBOARD_PUBLIC_URL: the printed URL and the widget URL have the host in brackets', async () => {
+    const instance = await start({ PLUGBOARD_DATA_DIR: join(tempDir(), 'data'), HOST: '::1' });
+    expect(instance.url, instance.output.stderr).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    const { client_id, client_secret } = instance.firstApplication!;
+    const operator = await fetch(`${instance.url}/api/v1/account/applications/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id, client_secret }),
+    });
+    const { access_token } = (await operator.json()) as { access_token: string };
+    const widget = await fetch(`${instance.url}/api/v1/embedded/widget-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ workspace_name: 'ipv6', allowed_origin: 'https://app.example.com' }),
+    });
+    expect(widget.status, await widget.clone().text()).toBe(200);
+    const { widgetUrl } = JSON.parse(Buffer.from(((await widget.json()) as { token: string }).token, 'base64').toString()) as { widgetUrl: string };
+    expect(widgetUrl).toMatch(/^http:\/\/\[::1\]:\d+\/embedded-widget\?/);
   });
 });
 
@@ -187,6 +224,17 @@ describe('the data directory', () => {
     const again = await start({ PLUGBOARD_DATA_DIR: dataDir });
     expect(again.url, again.output.stderr).not.toBeNull();
     expectPrivate(dataDir);
+  });
+
+  it("a directory holding anything but Plugboard's files (PLUGBOARD_DATA_DIR=., a shared one) keeps its mode; its Plugboard files are still 0600", async () => {
+    const dataDir = join(tempDir(), 'shared');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'notes.txt'), '');
+    chmodSync(dataDir, 0o755);
+    const instance = await start({ PLUGBOARD_DATA_DIR: dataDir });
+    expect(instance.url, instance.output.stderr).not.toBeNull();
+    expect(mode(dataDir).toString(8)).toBe('755');
+    for (const file of ['plugboard.db', 'data-keys.json']) expect([file, mode(join(dataDir, file)).toString(8)]).toEqual([file, '600']);
   });
 
   it('an existing but empty one is narrowed too', async () => {

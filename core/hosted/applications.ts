@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PlugboardError } from '../errors.ts';
-import type { ClientSecrets } from '../security/client-secrets.ts';
+import { PlugboardError, RateLimitedError } from '../errors.ts';
+import type { ClientSecrets, SecretVerdict } from '../security/client-secrets.ts';
 import { UndecryptableValueError } from '../security/data-keyring.ts';
 import type { Application, Store } from '../stores/types.ts';
 import type { CredentialAttemptLimits } from './credential-attempts.ts';
@@ -49,24 +49,31 @@ export class Applications {
   /**
    * The application these credentials belong to, or SPEC 7's 401 (the same answer whichever part is
    * wrong, in the same time: an unknown client id is checked against a decoy hash), or a 429 once the
-   * caller's address or the client id failed too often (CredentialAttemptLimits). A hash of an older
-   * install is replaced by the current form on its first successful use.
+   * caller's address or the client id failed too often (CredentialAttemptLimits). A hash in an older
+   * form (scrypt, or under a data key no longer active) is replaced by the current one on its first
+   * successful use.
    */
   async authenticate(clientId: string, clientSecret: string, address: string): Promise<Application> {
     await this.limits.admit(address);
     const application = await this.store.findApplicationByClientId(clientId);
-    const verdict = await this.verify(clientSecret, application?.secret_hash ?? this.secrets.decoyHash);
+    const verdict = await this.verify(clientSecret, application?.secret_hash ?? this.secrets.decoyHash, address, clientId);
     if (!application || verdict === 'invalid') return this.limits.refuse(address, clientId);
-    if (verdict === 'valid-legacy') await this.store.updateApplicationSecretHash(application.id, this.secrets.hash(clientSecret));
+    if (verdict === 'valid-rehash') await this.store.updateApplicationSecretHash(application.id, this.secrets.hash(clientSecret));
     return application;
   }
 
-  /** A hash made with a data key this server lacks can't be checked: a 503 naming the key (never a 500, never a secret). */
-  private async verify(secret: string, stored: string) {
+  /**
+   * A hash made with a data key this server lacks can't be checked: a 503 naming the key (never a 500,
+   * never a secret), counted as a failure like any other (or a 429 past the limits).
+   */
+  private async verify(secret: string, stored: string, address: string, clientId: string): Promise<SecretVerdict> {
     try {
       return await this.secrets.verify(secret, stored);
     } catch (error) {
       if (!(error instanceof UndecryptableValueError)) throw error;
+      await this.limits.refuse(address, clientId).catch((refusal: unknown) => {
+        if (refusal instanceof RateLimitedError) throw refusal;
+      });
       throw new PlugboardError(503, `This server cannot check the application's secret (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`, 'credentials_unavailable');
     }
   }

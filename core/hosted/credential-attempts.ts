@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AuthenticationError, RateLimitedError } from '../errors.ts';
 import type { Store } from '../stores/types.ts';
@@ -22,9 +23,10 @@ export const DEFAULT_CREDENTIAL_ATTEMPT_LIMITS: CredentialAttemptLimitOptions = 
 export class CredentialAttemptLimits {
   private readonly byAddress: RateLimiterAbstract;
   private readonly byClient: RateLimiterAbstract;
+  private lastPrune = Date.now();
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly options: CredentialAttemptLimitOptions = DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
   ) {
     const window = { windowSeconds: options.windowSeconds, blockSeconds: options.windowSeconds };
@@ -34,13 +36,14 @@ export class CredentialAttemptLimits {
 
   /** Refuses (429) an address over its limit, before its credentials are looked at. */
   async admit(address: string): Promise<void> {
-    const state = await this.byAddress.get(address);
+    const state = await this.byAddress.get(addressKey(address));
     if (state && state.consumedPoints > this.options.failuresPerAddress) throw tooManyAttempts(state.msBeforeNext);
   }
 
   /** Counts a failed attempt and answers it: 429 once the address or the client id is over its limit, else SPEC 7's 401. */
   async refuse(address: string, clientId: string): Promise<never> {
-    const outcomes = await Promise.allSettled([this.byAddress.consume(address), this.byClient.consume(clientKey(clientId))]);
+    this.pruneNowAndThen();
+    const outcomes = await Promise.allSettled([this.byAddress.consume(addressKey(address)), this.byClient.consume(clientKey(clientId))]);
     const over: RateLimiterRes[] = [];
     for (const outcome of outcomes) {
       if (outcome.status === 'fulfilled') continue;
@@ -50,6 +53,32 @@ export class CredentialAttemptLimits {
     if (over.length > 0) throw tooManyAttempts(Math.max(...over.map((state) => state.msBeforeNext)));
     throw new AuthenticationError();
   }
+
+  /** Expired counts are deleted on a failure at most every PRUNE_INTERVAL_MS; a failed prune waits for the next. */
+  private pruneNowAndThen(): void {
+    const now = Date.now();
+    if (now - this.lastPrune < PRUNE_INTERVAL_MS) return;
+    this.lastPrune = now;
+    this.store.deleteExpiredCredentialAttempts(now).catch(() => undefined);
+  }
+}
+
+/** Least time between two prunes of expired counts by one instance (a table-wide DELETE). */
+const PRUNE_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * The network an address stands for: an IPv6 host holds a whole /64 and could move through it at
+ * will, so its failures count per /64; an IPv4-mapped address counts as the IPv4 one.
+ */
+export function addressKey(address: string): string {
+  if (!isIPv6(address)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = address.split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  return `${groups.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
 /** Client ids come from callers: hashed, any length and any text make a key of fixed size. */

@@ -115,9 +115,13 @@ export class HostedConnectors {
 
   /**
    * A connector from one of the organization's source templates; a widget may use only the templates
-   * its tag filter offers (any other is not found, as if it did not exist).
+   * its tag filter offers (any other is not found, as if it did not exist), and only for its workspace's
+   * own end user: an external_user_id of its choosing could take another user's connector key first.
    */
   async createEmbeddedSource(scope: Required<AccessScope>, widget: WidgetScope | undefined, input: EmbeddedSourceInput): Promise<HostedConnectorRecord> {
+    if (widget && input.external_user_id !== undefined) {
+      throw invalidField(['body', 'external_user_id'], 'a widget creates sources for its workspace only: leave external_user_id out', 'value_error.not_allowed_for_widget');
+    }
     const template = await this.store.getTemplate(input.source_template_id);
     const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && (!widget || matchesTags(template.tags, widget.source_template_tags, widget.source_template_tags_mode));
     if (!offered) throw new NotFoundError(`Source template ${input.source_template_id} not found`, 'source_template_not_found');

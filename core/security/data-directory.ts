@@ -1,18 +1,23 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { ConfigurationError } from '../configuration-error.ts';
 
 /**
  * The data directory holds the SQLite database and the generated data keys, so only the user running
  * Plugboard may read it: the directory is 0700 and its files 0600, made so on creation and narrowed at
- * every start (installs before this left them 0755 and 0644). What the process cannot do there refuses
- * the start (ConfigurationError) naming the path.
+ * every start (installs before this left them 0755 and 0644). An existing directory is narrowed only
+ * when all it holds is Plugboard's (OWN_FILE): one shared with anything else (PLUGBOARD_DATA_DIR=., a
+ * home directory) keeps its mode, and only our files in it are narrowed. What the process cannot do
+ * there refuses the start (ConfigurationError) naming the path.
  */
 export function preparePrivateDirectory(dir: string): void {
   asConfigurationError(dir, () => {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
+    const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+    if (created || readdirSync(dir).every((name) => OWN_FILE.test(name))) chmodSync(dir, 0o700);
   });
 }
+
+/** What Plugboard keeps in its data directory: the SQLite database and its -wal and -shm, the data keys and their drafts (data-keyring.ts). */
+const OWN_FILE = /^(plugboard\.db(-wal|-shm)?|data-keys\.json(\.\d+\.[0-9a-f]{8})?)$/;
 
 /** A file of the data directory: created empty and 0600 when absent (an existing one is left as is but narrowed to 0600). */
 export function preparePrivateFile(path: string): void {

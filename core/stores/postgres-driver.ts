@@ -65,7 +65,7 @@ export class PostgresDriver implements SqlDriver {
       storeClient: this.db,
       storeType: this.owner ? 'pool' : 'client',
       ...storeLimiterOptions(options),
-      // A key over its limit is refused from memory until its block ends: a flood costs no queries.
+      // consume() of a key over its limit is refused from memory until its block ends, without a query.
       inMemoryBlockOnConsumed: options.points + 1,
       inMemoryBlockDuration: options.blockSeconds,
     });

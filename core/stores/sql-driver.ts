@@ -27,7 +27,9 @@ export function storeLimiterOptions(options: SharedLimiterOptions) {
     points: options.points,
     duration: options.windowSeconds,
     blockDuration: options.blockSeconds,
-    clearExpiredByTimeout: true,
+    // The library's own timer has no error handling (a failed prune would crash the process) and is
+    // never cleared: expired rows are pruned by the store's owner instead.
+    clearExpiredByTimeout: false,
   };
 }
 

@@ -164,7 +164,8 @@ export class SqlStore implements Store {
       ],
     );
     const [kept] = await this.listConnectors({ workspace_id: c.workspace_id, external_user_id: c.external_user_id, connector_type: c.connector_type });
-    return kept!;
+    // The one in the way was deleted between the two statements: the key is free again.
+    return kept ?? this.createConnectorIfAbsent(c);
   }
 
   async getConnector(id: string): Promise<StoredConnector | null> {
@@ -184,6 +185,10 @@ export class SqlStore implements Store {
 
   async deleteConnector(id: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM connectors WHERE id = ?', [id])).changes > 0;
+  }
+
+  async deleteExpiredCredentialAttempts(beforeMs: number): Promise<number> {
+    return (await this.db.run('DELETE FROM credential_attempts WHERE expire < ?', [beforeMs])).changes;
   }
 
   /** An INSERT whose row names an organization or workspace: one that does not exist is a MissingReferenceError. */

@@ -121,6 +121,8 @@ export interface Store {
    * in the database, so a caller can't escape the limit by reaching another instance.
    */
   rateLimiter(options: Omit<SharedLimiterOptions, 'table'>): RateLimiterAbstract;
+  /** Deletes the counts whose window ended before `beforeMs` (milliseconds since the epoch); answers how many. */
+  deleteExpiredCredentialAttempts(beforeMs: number): Promise<number>;
 
   createOrganization(org: Organization): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { AccessScope, CreateConnectorInput, EmbeddedSourceInput } from '../../core/hosted/hosted-connectors.ts';
 import { WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims, type WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
 import type { DownloadResult, ExecuteRequest } from '../../core/execution/types.ts';
+import { contentDisposition } from '../../core/transport/content-disposition.ts';
 import connectorCreateRequest from '../../schemas/server/connector-create-request.json' with { type: 'json' };
 import embeddedSourceCreateRequest from '../../schemas/server/embedded-source-create-request.json' with { type: 'json' };
 import executeRequest from '../../schemas/server/execute-request.json' with { type: 'json' };
@@ -141,9 +142,3 @@ function sendDownload(ctx: RouteInput<unknown>['ctx'], download: DownloadResult)
   // client can tell from its Content-Length, not a connection that looks as if the server were down.
   ctx.flushHeaders();
 }
-
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-

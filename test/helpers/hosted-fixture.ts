@@ -93,8 +93,11 @@ export interface HostedFixture {
   close(): Promise<void>;
 }
 
-/** `clock`: the servers' clock (tokens and widget origins), shared by every server the fixture starts. */
-export async function startHostedFixture(backend: Backend, options: { chatClock?: () => number; clock?: () => number } = {}): Promise<HostedFixture> {
+/**
+ * `clock`: the servers' clock (tokens and widget origins), shared by every server the fixture starts;
+ * `config`: settings that differ from the fixture's.
+ */
+export async function startHostedFixture(backend: Backend, options: { chatClock?: () => number; clock?: () => number; config?: Partial<ServerConfig> } = {}): Promise<HostedFixture> {
   const chatSandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, ...(options.chatClock ? { clock: options.chatClock } : {}) });
   const driveSandbox = await DriveSandbox.start({ token: DRIVE_TOKEN, largeFileBytes: 2 * 1024 * 1024 + 3 });
   const database = await createTestDatabase(backend);
@@ -112,6 +115,8 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
     requestTimeoutSeconds: 30,
     maxConnections: 1024,
     credentialAttemptLimits: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
+    trustedProxyHops: 0,
+    ...options.config,
   };
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
   const start = (port = 0) => startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });
