@@ -35,5 +35,6 @@ export type { LocalConnectorConfig } from './runtime/runtime.ts';
 export type { HostedConnectorConfig } from './hosted-client/hosted-session.ts';
 export type { ConnectorClient, ConnectorTypeMap, UntypedConnector } from './runtime/connector-client.ts';
 export type { DownloadResult, ExecuteRequest, ExecuteResult, ExecutionMetadata } from './execution/types.ts';
+export type { CredentialCheckResult } from './execution/check-credentials.ts';
 export type { KnownConnectors } from './builtin-connectors.ts';
 export * from './errors.ts';

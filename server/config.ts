@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
-import { databaseUrlSetting, httpUrlSetting, integerSetting } from './env-settings.ts';
+import type { BaseUrlsForTypes } from '../core/hosted/load-hosted-connectors.ts';
+import { baseUrlSettings } from './base-url-settings.ts';
+import { databaseUrlSetting, httpUrlSetting, integerSetting, listSetting } from './env-settings.ts';
 
 export interface ServerConfig {
   host: string;
@@ -10,8 +12,13 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Public address of the service: token issuer and the base of URLs it builds (widgetUrl). */
   publicUrl: string;
-  /** Upstream API root per connector type, a deployment setting: never taken from callers. */
-  baseUrls: Record<string, string | undefined>;
+  /** Connector packages loaded beside the built-ins: module specifiers or paths, relative ones from the working directory. */
+  connectors?: string[];
+  /**
+   * Upstream API root per connector type, a deployment setting: never taken from callers. A function
+   * of the types, which are known only once the connectors are loaded.
+   */
+  baseUrls: BaseUrlsForTypes;
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
   /** A client must send its request's headers within this time, or its connection is closed (408). */
@@ -48,10 +55,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     dataDir: resolve(env.PLUGBOARD_DATA_DIR ?? './data'),
     databaseUrl: databaseUrlSetting(env),
     publicUrl: publicUrlSetting(env, host, port),
-    baseUrls: {
-      chat: httpUrlSetting(env, 'PLUGBOARD_CHAT_BASE_URL'),
-      'file-storage': httpUrlSetting(env, 'PLUGBOARD_FILE_STORAGE_BASE_URL'),
-    },
+    connectors: listSetting(env, 'PLUGBOARD_CONNECTORS'),
+    baseUrls: (types) => baseUrlSettings(env, types),
     bodyLimitBytes: integerSetting(env, 'PLUGBOARD_BODY_LIMIT_BYTES', 1024 * 1024, 1),
     headersTimeoutSeconds,
     requestTimeoutSeconds,

@@ -46,3 +46,8 @@ export function httpUrlSetting(env: NodeJS.ProcessEnv, name: string): string | u
   if (value.includes('?') || value.includes('#')) throw new ConfigurationError(`${name} must not have a query or fragment${got}`);
   return value;
 }
+
+/** A comma-separated list, each item trimmed, empty items (a trailing comma) dropped. */
+export function listSetting(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+}

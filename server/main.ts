@@ -1,4 +1,5 @@
 /** `npm start`: the hosted service on HOST:PORT, state in SQLite under PLUGBOARD_DATA_DIR or PostgreSQL at DATABASE_URL. */
+import { baseUrlVariable } from './base-url-settings.ts';
 import { configFromEnv } from './config.ts';
 import { exitOnConfigurationError } from './exit-on-configuration-error.ts';
 import { startServer } from './start.ts';
@@ -10,6 +11,10 @@ const { config, server } = await exitOnConfigurationError('Plugboard did not sta
 if (server.firstApplication) {
   console.log('First start of an empty install: application credentials for local use (the secret is shown only now):');
   console.log(JSON.stringify(server.firstApplication));
+}
+for (const { type, version, upstream, configured } of server.hosted.loadedConnectors) {
+  const source = configured ? baseUrlVariable(type) : `default; ${baseUrlVariable(type)} unset`;
+  console.log(`Connector ${type} ${version} calls ${upstream} (${source})`);
 }
 console.log(`Plugboard listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}); API description at ${server.url}/openapi.json`);
 

@@ -34,6 +34,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     databaseSchema: options.databaseSchema,
     dataDir: config.dataDir,
     issuer: config.publicUrl,
+    connectors: config.connectors,
     baseUrls: config.baseUrls,
     env: options.env,
     onKeyProblem: (message) => logger.error(message),

@@ -239,7 +239,7 @@ describe('validation and SPEC limits', () => {
     const [entity] = await issuesOf(raw({ entity: 'emails', action: 'list' }));
     expect(entity).toEqual({
       loc: ['body', 'entity'],
-      msg: 'unknown entity "emails" for connector type "chat"; allowed: users, channels, channel_messages, threads, messages, channel_topics, channel_purposes, reactions',
+      msg: 'unknown entity "emails" for connector type "chat"; allowed: users, channels, channel_messages, threads, messages, channel_topics, channel_purposes, reactions, auth_test',
       type: 'value_error.unknown_entity',
     });
     const [action] = await issuesOf(raw({ entity: 'users', action: 'delete' }));

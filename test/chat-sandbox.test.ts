@@ -159,6 +159,20 @@ describe('Slack sandbox: HTTP surface and auth', () => {
     });
   });
 
+  it('auth.test: the workspace and bot user the token belongs to, by query or form; not_authed / invalid_auth otherwise', async () => {
+    const sb = await start();
+    const { team } = sb.data;
+    const bot = sb.data.users.find((user) => user.id === sb.botUserId)!;
+    const identity = await ok(sb, 'auth.test');
+    expect(identity).toEqual({
+      ok: true, url: `https://${team.domain}.slack.com/`, team: team.name, user: bot.name, team_id: team.id, user_id: bot.id,
+      bot_id: bot.profile.bot_id, is_enterprise_install: false,
+    });
+    expect(await ok(sb, 'auth.test', {}, { form: 'form' })).toEqual(identity);
+    await fails(sb, 'auth.test', {}, 'invalid_auth', { token: 'xoxb-wrong' });
+    await fails(sb, 'auth.test', {}, 'not_authed', { token: null });
+  });
+
   it('unknown methods are HTTP 404 unknown_method; health needs no token', async () => {
     const sb = await start();
     const r = await call(sb, 'users.delete', {}, { requestProblems: ['users.delete is not a method of the Slack spec'] });

@@ -1,6 +1,7 @@
-/** configFromEnv: the URL settings (the numeric ones are covered, as child processes, in startup.test.ts). */
+/** configFromEnv: the URL and list settings (the numeric ones are covered, as child processes, in startup.test.ts). */
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../core/configuration-error.ts';
+import { baseUrlVariable } from '../server/base-url-settings.ts';
 import { configFromEnv } from '../server/config.ts';
 
 describe('PLUGBOARD_PUBLIC_URL', () => {
@@ -39,15 +40,52 @@ describe('PLUGBOARD_PUBLIC_URL', () => {
   });
 });
 
-describe.each(['PLUGBOARD_CHAT_BASE_URL', 'PLUGBOARD_FILE_STORAGE_BASE_URL'])('%s', (name) => {
-  const type = name === 'PLUGBOARD_CHAT_BASE_URL' ? 'chat' : 'file-storage';
+describe('PLUGBOARD_CONNECTORS', () => {
+  it.each([
+    [undefined, []],
+    ['', []],
+    ['./plugins/acme/index.ts', ['./plugins/acme/index.ts']],
+    [' @team/acme-connector , /opt/plugins/b.ts,', ['@team/acme-connector', '/opt/plugins/b.ts']],
+  ])('%o lists %o', (value, connectors) => {
+    expect(configFromEnv(value === undefined ? {} : { PLUGBOARD_CONNECTORS: value }).connectors).toEqual(connectors);
+  });
+});
+
+describe('PLUGBOARD_<TYPE>_BASE_URL', () => {
+  it.each([
+    ['chat', 'PLUGBOARD_CHAT_BASE_URL'],
+    ['file-storage', 'PLUGBOARD_FILE_STORAGE_BASE_URL'],
+    ['issue-tracker', 'PLUGBOARD_ISSUE_TRACKER_BASE_URL'],
+    ['crm_v2', 'PLUGBOARD_CRM_V2_BASE_URL'],
+  ])('%s reads %s', (type, name) => {
+    expect(baseUrlVariable(type)).toBe(name);
+  });
+
+  it('is asked for the loaded types only, each unset one undefined (the connector default)', () => {
+    const baseUrls = configFromEnv({ PLUGBOARD_CHAT_BASE_URL: 'http://127.0.0.1:9100', PLUGBOARD_OTHER_BASE_URL: 'http://127.0.0.1:9200' }).baseUrls;
+    expect(baseUrls(['chat', 'file-storage'])).toEqual({ chat: 'http://127.0.0.1:9100', 'file-storage': undefined });
+  });
+
+  it('refuses two types that would read one variable', () => {
+    const baseUrls = configFromEnv({}).baseUrls;
+    expect(() => baseUrls(['file-storage', 'file_storage'])).toThrow(ConfigurationError);
+    expect(() => baseUrls(['file-storage', 'file_storage'])).toThrow(/^connector types "file-storage" and "file_storage" would share PLUGBOARD_FILE_STORAGE_BASE_URL: rename one of them$/);
+  });
+});
+
+describe.each([
+  ['chat', 'PLUGBOARD_CHAT_BASE_URL'],
+  ['file-storage', 'PLUGBOARD_FILE_STORAGE_BASE_URL'],
+  ['issue-tracker', 'PLUGBOARD_ISSUE_TRACKER_BASE_URL'],
+])('%s: %s', (type, name) => {
+  const baseUrlOf = (value: string) => configFromEnv({ [name]: value }).baseUrls([type])[type];
 
   it.each([
     ['', undefined],
     ['http://127.0.0.1:9100', 'http://127.0.0.1:9100'],
     ['https://slack.com/api/', 'https://slack.com/api/'],
   ])('%o gives %o', (value, baseUrl) => {
-    expect(configFromEnv({ [name]: value }).baseUrls[type]).toBe(baseUrl);
+    expect(baseUrlOf(value)).toBe(baseUrl);
   });
 
   it.each([
@@ -56,7 +94,7 @@ describe.each(['PLUGBOARD_CHAT_BASE_URL', 'PLUGBOARD_FILE_STORAGE_BASE_URL'])('%
     ['https://slack.com/api?x=1', /must not have a query or fragment/],
     ['https://bot:secret@slack.com/api', /must not carry a user name or password$/],
   ])('%s is refused, naming the variable', (value, message) => {
-    expect(() => configFromEnv({ [name]: value })).toThrow(ConfigurationError);
-    expect(() => configFromEnv({ [name]: value })).toThrow(new RegExp(`^${name} ${message.source}`));
+    expect(() => baseUrlOf(value)).toThrow(ConfigurationError);
+    expect(() => baseUrlOf(value)).toThrow(new RegExp(`^${name} ${message.source}`));
   });
 });

@@ -91,6 +91,7 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
     await expectSame('chat', { entity: 'reactions', action: 'create', params: { channel, timestamp: posted.result.ts, name: 'tada' } });
     await expectSame('chat', { entity: 'channels', action: 'create', params: { name: 'Bad Name' } });
     await expectSame('chat', { entity: 'channels', action: 'get', params: { channel: 'C0NOPE' } });
+    expect((await expectSame('chat', { entity: 'auth_test', action: 'get' })).result.user_id).toBe(localChatSandbox.botUserId);
     expect((await expectSame('chat', { entity: 'emails', action: 'list' })).status).toBe(422);
   });
 

@@ -501,7 +501,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const scoped = await fx.scopedToken('three-paths');
       const created = [];
       for (const [index, path] of ['v1/integrations/connectors', 'integrations/connectors', 'api/v1/integrations/connectors'].entries()) {
-        const response = await post(path, scoped, { external_user_id: index === 0 ? 'ext-9' : `ext-9-${index}`, connector_type: 'chat', name: `via ${path}`, credentials: { access_token: 'xoxp-secret-value' } });
+        const response = await post(path, scoped, { external_user_id: index === 0 ? 'ext-9' : `ext-9-${index}`, connector_type: 'chat', name: `via ${path}`, credentials: { access_token: CHAT_TOKEN } });
         expect(response.statusCode, response.body).toBe(201);
         created.push(json(response));
       }
@@ -514,13 +514,13 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect([repeated.statusCode, json(repeated).data.map((c: { id: string }) => c.id)]).toEqual([200, [created[0].id]]);
       const one = await get(`api/v1/integrations/connectors/${created[0].id}`, scoped);
       expect(json(one)).toEqual(created[0]);
-      expect(`${list.body}${one.body}`).not.toContain('xoxp-secret-value');
+      expect(`${list.body}${one.body}`).not.toContain(CHAT_TOKEN);
       expect((await fx.http.delete(`api/v1/integrations/connectors/${created[2].id}`, { headers: bearer(scoped) })).statusCode).toBe(204);
       const gone = await get(`api/v1/integrations/connectors/${created[2].id}`, scoped);
       expect([gone.statusCode, json(gone).error_code]).toEqual([404, 'connector_not_found']);
       // Stored encrypted: the database row holds no plaintext.
       const row = await fx.server.hosted.store.getConnector(created[0].id);
-      expect(JSON.stringify(row)).not.toContain('xoxp-secret-value');
+      expect(JSON.stringify(row)).not.toContain(CHAT_TOKEN);
     });
 
     it('keeps one connector per external user and type: a second create answers 409 connector_exists with the first one id, even among 200 at once', async () => {
@@ -545,7 +545,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
     it('validates credentials (exactly one kind) and the chat replication_config', async () => {
       const scoped = await fx.scopedToken('connectors');
-      const attempt = (body: Record<string, unknown>) => post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: 't' }, ...body });
+      const attempt = (body: Record<string, unknown>) => post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: CHAT_TOKEN }, ...body });
       expect((await attempt({ credentials: { token: 'a', access_token: 'b' } })).statusCode).toBe(422);
       expect((await attempt({ credentials: {} })).statusCode).toBe(422);
       expect((await attempt({ credentials: { password: 'p' } })).statusCode).toBe(422);
@@ -705,7 +705,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
   });
 
   it('never writes a secret to its logs or its responses', async () => {
-    const secrets = [fx.clientSecret, CHAT_TOKEN, DRIVE_TOKEN, 'xoxp-secret-value', DATA_KEYS.split(':')[1]!];
+    const secrets = [fx.clientSecret, CHAT_TOKEN, DRIVE_TOKEN, DATA_KEYS.split(':')[1]!];
     const everything = fx.logs.join('\n');
     expect(fx.logs.length).toBeGreaterThan(20);
     for (const secret of secrets) expect(everything).not.toContain(secret);

@@ -32,7 +32,7 @@ async function serve(limits: Partial<ConnectionLimits> = {}): Promise<string> {
     dataDir: database.dataDir,
     databaseUrl: undefined,
     publicUrl: 'http://plugboard.test',
-    baseUrls: {},
+    baseUrls: () => ({}),
     bodyLimitBytes: 64 * 1024,
     credentialAttemptLimits: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
     trustedProxyHops: 0,

@@ -7,6 +7,7 @@ import { threadsActions } from './actions/threads.ts';
 import { messagesActions } from './actions/messages.ts';
 import { channelSettingsActions } from './actions/channel-settings.ts';
 import { reactionsActions } from './actions/reactions.ts';
+import { authTestActions } from './actions/auth-test.ts';
 import { slackErrors } from './upstream-errors.ts';
 
 /** The team-chat connector, on the Slack Web API (SPEC 1.6, 2.3, 4.4). */
@@ -29,5 +30,12 @@ export default defineConnector({
     ...messagesActions,
     ...channelSettingsActions,
     ...reactionsActions,
+    ...authTestActions,
   ],
+  // auth.test needs no scope, so it tells a refused token from one that merely lacks a scope.
+  check: {
+    entity: 'auth_test',
+    action: 'get',
+    rejectedCodes: ['not_authed', 'invalid_auth', 'account_inactive', 'token_revoked', 'token_expired'],
+  },
 });

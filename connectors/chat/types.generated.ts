@@ -565,6 +565,34 @@ export interface ReactionResult {
   [k: string]: unknown;
 }
 
+/**
+ * Check the credentials and tell whom they belong to; no params.
+ */
+export interface AuthTestGetParams {}
+
+/**
+ * The workspace and user the credentials belong to (auth_test get, Slack's auth.test).
+ */
+export interface AuthIdentity {
+  /**
+   * The workspace's URL
+   */
+  url: string;
+  team: string;
+  /**
+   * The user name of the token's user (the bot user for a bot token)
+   */
+  user: string;
+  team_id: string;
+  user_id: string;
+  /**
+   * Set for a bot token
+   */
+  bot_id?: string | null;
+  is_enterprise_install?: boolean | null;
+  [k: string]: unknown;
+}
+
 /** Types of every chat entity.action, for the typed connector client. */
 export type ChatTypes = {
   'users.list': { params: UsersListParams; result: User[]; meta: CursorMeta };
@@ -582,4 +610,5 @@ export type ChatTypes = {
   'channel_topics.create': { params: ChannelTopicsCreateParams; result: Channel; meta: Record<string, never> };
   'channel_purposes.create': { params: ChannelPurposesCreateParams; result: Channel; meta: Record<string, never> };
   'reactions.create': { params: ReactionsCreateParams; result: ReactionResult; meta: Record<string, never> };
+  'auth_test.get': { params: AuthTestGetParams; result: AuthIdentity; meta: Record<string, never> };
 };

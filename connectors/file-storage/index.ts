@@ -19,4 +19,7 @@ export default defineConnector({
   transport: { timeoutMs: 60_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: driveErrors },
   pagination: { cursorParam: 'pageToken', nextCursorMeta: 'nextPageToken' },
   actions: [...filesActions, ...drivesActions, ...permissionsActions, ...commentsActions, ...revisionsActions, ...changesActions],
+  // about.get works for any Drive token; `user` keeps the answer small. A refused token is a 401
+  // authError; a token without any Drive scope a 403 insufficientPermissions.
+  check: { entity: 'about', action: 'get', params: { fields: 'user' }, rejectedCodes: ['authError', 'insufficientPermissions'] },
 });

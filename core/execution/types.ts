@@ -30,3 +30,6 @@ export interface DownloadResult {
   /** The content, chunk by chunk; iterate it once. Throws if the upstream transfer is cut short. */
   body: AsyncIterable<Uint8Array>;
 }
+
+/** Runs one `{entity, action, params}` on one connector instance, in-process or through a hosted server. */
+export type ExecuteFunction = (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AccessDeniedError, ConflictError, invalidField, NotFoundError, PlugboardError, ValidationError, type ErrorBody } from '../errors.ts';
-import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import { checkCredentials } from '../execution/check-credentials.ts';
+import type { DownloadResult, ExecuteFunction, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
+import type { LocalConnectorConfig, Runtime } from '../runtime/runtime.ts';
 import { authHeadersFor } from '../runtime/credentials.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
 import { UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
@@ -66,7 +67,6 @@ export class ConnectorExistsError extends ConflictError {
   }
 }
 
-type Execute = (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>;
 const EXECUTOR_CACHE_SIZE = 500;
 
 /**
@@ -75,7 +75,7 @@ const EXECUTOR_CACHE_SIZE = 500;
  */
 export class HostedConnectors {
   /** Instances are reused across executes of the same connector; credentials never change in place. */
-  private readonly executors = new Map<string, Execute>();
+  private readonly executors = new Map<string, ExecuteFunction>();
 
   constructor(
     private readonly store: Store,
@@ -95,8 +95,11 @@ export class HostedConnectors {
     const credentials = input.credentials as Credentials;
     const authType = (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)!;
     const replicationConfig = this.checkReplicationConfig(input.connector_type, input.replication_config);
+    const id = randomUUID();
+    // Last of the checks, since it calls the upstream; whatever it throws, nothing has been stored.
+    await checkCredentials(plugin, this.runtime.executor(input.connector_type, this.instanceConfig(input.connector_type, credentials), { connectorId: id, mode: 'hosted' }));
     const connector: StoredConnector = {
-      id: randomUUID(),
+      id,
       organization_id: scope.organization_id,
       workspace_id: scope.workspace_id,
       external_user_id: input.external_user_id,
@@ -182,15 +185,20 @@ export class HostedConnectors {
     }
   }
 
-  private executorFor(connector: StoredConnector): Execute {
+  private executorFor(connector: StoredConnector): ExecuteFunction {
     const cached = this.executors.get(connector.id);
     if (cached) return cached;
     const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
-    const baseUrl = this.baseUrls[connector.connector_type];
-    const execute = this.runtime.executor(connector.connector_type, { credentials, ...(baseUrl ? { base_url: baseUrl } : {}) }, { connectorId: connector.id, mode: 'hosted' });
+    const execute = this.runtime.executor(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), { connectorId: connector.id, mode: 'hosted' });
     if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
     this.executors.set(connector.id, execute);
     return execute;
+  }
+
+  /** An instance of the type with these credentials, calling the deployment's upstream for it. */
+  private instanceConfig(type: string, credentials: Credentials): LocalConnectorConfig {
+    const baseUrl = this.baseUrls[type];
+    return { credentials, ...(baseUrl ? { base_url: baseUrl } : {}) };
   }
 
   /**

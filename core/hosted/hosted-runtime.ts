@@ -1,6 +1,5 @@
 import { decodeJwt } from 'jose';
-import { Runtime } from '../runtime/runtime.ts';
-import { BUILTIN_CONNECTORS } from '../builtin-connectors.ts';
+import type { Runtime } from '../runtime/runtime.ts';
 import { loadDataKeyring, type DataKeyring } from '../security/data-keyring.ts';
 import { createStore } from '../stores/create-store.ts';
 import type { Store } from '../stores/types.ts';
@@ -8,6 +7,7 @@ import { ClientSecrets } from '../security/client-secrets.ts';
 import { Applications } from './applications.ts';
 import { CredentialAttemptLimits, type CredentialAttemptLimitOptions } from './credential-attempts.ts';
 import { HostedConnectors } from './hosted-connectors.ts';
+import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector } from './load-hosted-connectors.ts';
 import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
 import { WidgetOrigins } from './widget-origins.ts';
@@ -21,8 +21,10 @@ export interface HostedRuntimeOptions {
   dataDir: string;
   /** Issuer of the tokens: the public address of the service. */
   issuer: string;
-  /** Upstream API root per connector type (PLUGBOARD_<TYPE>_BASE_URL). */
-  baseUrls: Record<string, string | undefined>;
+  /** Connector packages loaded beside the built-ins: module specifiers or paths (PLUGBOARD_CONNECTORS). */
+  connectors?: readonly string[];
+  /** Upstream API root per connector type (PLUGBOARD_<TYPE>_BASE_URL), asked for the types loaded. */
+  baseUrls: BaseUrlsForTypes;
   env?: NodeJS.ProcessEnv;
   cloud?: CloudWorkspaceDirectory;
   /** Told about key problems the runtime works around while serving (see TokenService). */
@@ -43,6 +45,8 @@ export interface HostedRuntime {
   /** Origins of live widget tokens, for CORS preflights. */
   widgetOrigins: WidgetOrigins;
   runtime: Runtime;
+  /** Every connector type served, with its version and upstream: what the start-up log lists. */
+  loadedConnectors: LoadedConnector[];
   connectors: HostedConnectors;
   cloud: CloudWorkspaceDirectory;
   /**
@@ -55,10 +59,12 @@ export interface HostedRuntime {
 
 /**
  * Builds the runtime, refusing (KeyConfigurationError) a key setup that would fail requests later: a
- * shared PostgreSQL store without PLUGBOARD_DATA_KEYS, or data keys that do not open the active signing key.
+ * shared PostgreSQL store without PLUGBOARD_DATA_KEYS, or data keys that do not open the active signing key;
+ * and refusing (ConfigurationError) a plugin it cannot load or a base URL it cannot use.
  */
 export async function createHostedRuntime(options: HostedRuntimeOptions): Promise<HostedRuntime> {
-  // Keys first: a refused configuration must not have touched the database.
+  // Connectors and keys first: a refused configuration must not have touched the database.
+  const { runtime, baseUrls, loaded } = await loadHostedConnectors(options.connectors ?? [], options.baseUrls);
   const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
   const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: options.databaseSchema });
   const tokens = new TokenService(store, keyring, options.issuer, { clock: options.clock, onKeyProblem: options.onKeyProblem });
@@ -68,17 +74,16 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     await store.close();
     throw error;
   }
-  const runtime = new Runtime();
-  for (const specifier of BUILTIN_CONNECTORS) await runtime.loadConnector(specifier);
   const widgetOrigins = new WidgetOrigins(store, { clock: options.clock });
   return {
     store,
     keyring,
     runtime,
+    loadedConnectors: loaded,
     tokens,
     applications: new Applications(store, new ClientSecrets(keyring), new CredentialAttemptLimits(store, options.credentialAttemptLimits)),
     widgetOrigins,
-    connectors: new HostedConnectors(store, keyring, runtime, options.baseUrls),
+    connectors: new HostedConnectors(store, keyring, runtime, baseUrls),
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
     async issueWidgetToken(organizationId, workspaceId, widget) {
       const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);

@@ -33,6 +33,12 @@ export class CompiledConnector {
       });
       this.actions.set(action.entity, byAction);
     }
+    // The check's params are fixed in the definition: params its action would refuse are a broken plugin, found at load.
+    const { check } = definition;
+    if (check) {
+      const { validateParams } = this.resolve(check.entity, check.action);
+      if (!validateParams(check.params ?? {})) throw new Error(`check params do not fit ${check.entity}.${check.action}: ${ajv.errorsText(validateParams.errors)}`);
+    }
   }
 
   get type(): string {

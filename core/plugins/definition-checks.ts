@@ -1,4 +1,4 @@
-import { ACTION_NAMES, AUTH_KINDS, type ConnectorDefinition, type UpstreamCall } from '../sdk/index.ts';
+import { ACTION_NAMES, AUTH_KINDS, type ActionDefinition, type ConnectorDefinition, type UpstreamCall, type UpstreamErrorSettings } from '../sdk/index.ts';
 
 /** Names a connector entity may not take, because the connector client uses them itself. */
 export const RESERVED_ENTITY_NAMES = ['execute', 'paginate', 'type', 'definition', 'then'];
@@ -48,6 +48,33 @@ export function checkDefinition(candidate: unknown): string[] {
     }
     if (!action.hostedOnly) problems.push(...checkRequest(action.request).map((problem) => `${where}: ${problem}`));
   });
+  return [...problems, ...checkCredentialCheck(def.check, def.actions, def.transport?.errors)];
+}
+
+/**
+ * The credential check runs before anything is stored, so it must name a declared read that calls
+ * the upstream: a write would change something for a credential that may be refused, and a download
+ * would stream bytes nobody reads. Its params are checked against the action's schema when compiled.
+ */
+function checkCredentialCheck(check: unknown, actions: ActionDefinition[], errors: Partial<UpstreamErrorSettings> | undefined): string[] {
+  if (check === undefined) return [];
+  if (!isObject(check)) return ['`check` must be an object: {entity, action, params?, rejectedCodes}'];
+  const problems: string[] = [];
+  const action = actions.find((candidate) => isObject(candidate) && candidate.entity === check.entity && candidate.action === check.action);
+  if (!action) {
+    problems.push(`\`check\` names ${String(check.entity)}.${String(check.action)}, which is not a declared action`);
+  } else if (action.hostedOnly || action.action === 'download' || !isObject(action.request) || !(action.idempotent ?? action.request.method === 'GET')) {
+    problems.push(`\`check\` must name a read action that calls the upstream (no write, download or hosted-only action); ${action.entity}.${action.action} is not one`);
+  }
+  if (check.params !== undefined && !isObject(check.params)) problems.push('`check.params` must be an object');
+  if (!isStringList(check.rejectedCodes) || check.rejectedCodes.length === 0) {
+    problems.push('`check.rejectedCodes` must list the upstream codes that mean a refused credential');
+  } else {
+    // A rate limit or a passing failure says nothing about the credential: it must never read as a refusal.
+    const passing = [errors?.rateLimitCodes, errors?.transientCodes].flatMap((codes) => (isStringList(codes) ? (codes as string[]) : []));
+    const overlap = (check.rejectedCodes as string[]).filter((code) => passing.includes(code));
+    if (overlap.length > 0) problems.push(`\`check.rejectedCodes\` lists ${overlap.join(', ')}, declared in transport.errors as a rate limit or a passing failure`);
+  }
   return problems;
 }
 

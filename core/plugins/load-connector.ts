@@ -1,10 +1,11 @@
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Ajv } from 'ajv';
 import { ConnectorLoadError } from '../errors.ts';
 import type { ConnectorDefinition } from '../sdk/index.ts';
 import { checkDefinition } from './definition-checks.ts';
 import { CompiledConnector } from './compiled-connector.ts';
+import { specifierKind } from './specifier-kind.ts';
 
 /**
  * Imports a connector module by specifier (a package name, a file URL, or a path, relative paths
@@ -12,10 +13,13 @@ import { CompiledConnector } from './compiled-connector.ts';
  */
 export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<CompiledConnector> {
   let module: Record<string, unknown>;
+  const path = specifierKind(specifier) === 'path' ? resolve(specifier) : undefined;
   try {
-    module = (await import(toImportable(specifier))) as Record<string, unknown>;
+    module = (await import(path === undefined ? specifier : pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new ConnectorLoadError(specifier, [`the module cannot be imported: ${(error as Error).message}`]);
+    // Name what was imported: a relative path's meaning depends on the working directory.
+    const tried = path ?? JSON.stringify(specifier);
+    throw new ConnectorLoadError(specifier, [`the module cannot be imported (tried ${tried}): ${(error as Error).message}`]);
   }
   return compileConnector(module.default ?? module.connector, ajv, specifier);
 }
@@ -29,9 +33,4 @@ export function compileConnector(candidate: unknown, ajv: Ajv, source: string): 
   } catch (error) {
     throw new ConnectorLoadError(source, [(error as Error).message]);
   }
-}
-
-function toImportable(specifier: string): string {
-  if (specifier.startsWith('.') || isAbsolute(specifier)) return pathToFileURL(resolve(specifier)).href;
-  return specifier;
 }

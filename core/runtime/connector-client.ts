@@ -1,6 +1,7 @@
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
+import { checkCredentials, type CredentialCheckResult } from '../execution/check-credentials.ts';
 import { paginate } from '../execution/paginate.ts';
-import type { DownloadResult, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
+import type { DownloadResult, ExecuteFunction, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 
 /** Types of one action, keyed `entity.action` in a connector's (generated) type map. */
 export interface ActionTypes {
@@ -48,6 +49,13 @@ export interface ConnectorHandle<M extends ConnectorTypeMap> {
   execute<R extends TypedRequest<M>>(request: R): Promise<ResultOf<M, R>>;
   /** Yields every record of a paginated list, page after page. */
   paginate<R extends TypedRequest<M>>(request: R): AsyncGenerator<Item<Extract<ResultOf<M, R>, { result: unknown }>['result']>>;
+  /**
+   * Runs the connector's declared credential check (chat: Slack `auth.test`; file-storage: Drive
+   * `about.get`): `accepted`, or `unchecked` when the connector declares none. Throws a 400
+   * `credentials_rejected` when the upstream refuses the credentials, and the upstream's own error
+   * (502, 429) when it cannot tell. The hosted variant checks the credentials the server holds.
+   */
+  checkCredentials(): Promise<CredentialCheckResult>;
 }
 
 export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = ConnectorHandle<M> & ConnectorFacade<M>;
@@ -58,12 +66,13 @@ export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = Con
  */
 export function createConnectorClient<M extends ConnectorTypeMap>(
   connector: CompiledConnector,
-  execute: (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>,
+  execute: ExecuteFunction,
 ): ConnectorClient<M> {
   const client: Record<string, unknown> = {
     type: connector.type,
     execute,
     paginate: (request: ExecuteRequest) => paginate(connector, execute, request),
+    checkCredentials: () => checkCredentials(connector, execute),
   };
   for (const entity of connector.entities()) {
     client[entity] = Object.fromEntries(

@@ -139,6 +139,25 @@ export interface ActionDefinition {
   fileName?: FileNameLookup;
 }
 
+/**
+ * How to tell whether credentials work before they are stored: one of the connector's own read
+ * actions, called with fixed params. The hosted server runs it when a connector is created, so a
+ * refused credential is a 400 `credentials_rejected` then rather than a 502 at first use; in-process
+ * it is `client.checkCredentials()`.
+ */
+export interface CredentialCheck {
+  entity: string;
+  action: ActionName;
+  /** Params of the call (a cheap one: Drive's `about.get` with `fields: 'user'`); checked against the action's params schema at load. */
+  params?: Record<string, unknown>;
+  /**
+   * Upstream error codes of that call that mean the credential itself is refused (Slack's
+   * `invalid_auth`, Drive's `authError`). Any other failure (the upstream down, rate limiting) says
+   * nothing about the credential, so it keeps its own error (502, 429).
+   */
+  rejectedCodes: string[];
+}
+
 export interface ConnectorDefinition {
   /** Connector type id, e.g. `chat`. */
   type: string;
@@ -150,4 +169,6 @@ export interface ConnectorDefinition {
   /** Schema of the hosted `replication_config` for this connector type, when it has one. */
   replicationConfig?: JsonSchema;
   actions: ActionDefinition[];
+  /** The call that checks credentials; without one, credentials are stored unchecked. */
+  check?: CredentialCheck;
 }

@@ -19,6 +19,13 @@ function workspaceScope(claims: RouteInput<unknown>['claims']): Required<AccessS
   return { organization_id: scoped.organization_id, workspace_id: scoped[WORKSPACE_SCOPE_CLAIM].workspaceId };
 }
 
+/** What the check of the credentials with the upstream, run before a connector is stored, may answer. */
+const CREDENTIAL_CHECK_RESPONSES = {
+  400: 'The upstream rejected the credentials (credentials_rejected); nothing was stored',
+  429: 'The upstream rate-limited the credential check (Retry-After); nothing was stored',
+  502: 'The upstream failed during the credential check; nothing was stored',
+};
+
 export const connectorRoutes = [
   defineRoute<CreateConnectorInput>({
     method: 'post',
@@ -31,6 +38,7 @@ export const connectorRoutes = [
     status: 201,
     responses: {
       201: 'The connector record (never the credentials)',
+      ...CREDENTIAL_CHECK_RESPONSES,
       401: 'Missing or invalid scoped token',
       409: 'The workspace has a connector of this type for this external user (connector_exists, with its connector_id)',
       422: 'Invalid body, credentials or replication_config (a type without a replication-config schema takes none)',
@@ -119,6 +127,7 @@ export const connectorRoutes = [
     status: 201,
     responses: {
       201: 'The source (a connector record)',
+      ...CREDENTIAL_CHECK_RESPONSES,
       401: 'Missing or invalid scoped or widget token',
       404: 'No such source template (or not offered to this widget)',
       409: 'The workspace has a source of this type for this external user (connector_exists, with its connector_id)',

@@ -109,7 +109,7 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
     dataDir: database.dataDir,
     databaseUrl: database.databaseUrl,
     publicUrl: 'http://plugboard.test',
-    baseUrls: { chat: chatSandbox.url, 'file-storage': driveSandbox.url },
+    baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }),
     bodyLimitBytes: 64 * 1024,
     headersTimeoutSeconds: 10,
     requestTimeoutSeconds: 30,

@@ -4,6 +4,7 @@ import type { NewApplicationCredentials } from '../../core/hosted/applications.t
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
 
 /** The parent's environment without any Plugboard setting, so a child sees only what the test gives it. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -35,9 +36,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `npm start` in a child process: resolves once it listens, or once it exits (refusing to start). */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(TSX, ['server/main.ts'], { cwd: ROOT, env: cleanEnv(env) });
+/**
+ * `npm start` in a child process: resolves once it listens, or once it exits (refusing to start).
+ * `cwd`: where it runs (default the repository), which relative paths in its settings start from.
+ */
+export function startServerProcess(env: Record<string, string>, options: { cwd?: string } = {}): Promise<ServerProcess> {
+  const child = spawn(TSX, [MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
   const output = collectOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {

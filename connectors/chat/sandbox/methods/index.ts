@@ -1,3 +1,4 @@
+import { authTest } from './auth.ts';
 import { chatPostMessage, chatUpdate } from './chat.ts';
 import type { MethodDef } from './context.ts';
 import {
@@ -16,6 +17,7 @@ export type { MethodContext, MethodDef } from './context.ts';
 
 /** The Web API methods the sandbox emulates, by Slack method name. */
 export const METHODS: Readonly<Record<string, MethodDef>> = {
+  'auth.test': authTest,
   'users.list': usersList,
   'users.info': usersInfo,
   'conversations.list': conversationsList,
