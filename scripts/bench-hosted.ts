@@ -7,8 +7,8 @@
  * bench:hosted-floor's "reserialize" probe).
  */
 import { performance } from 'node:perf_hooks';
-import got from 'got';
-import { interleave, quantile, startChild, startHostedBench, timed } from './bench-support.ts';
+import got, { type Got } from 'got';
+import { interleave, quantile, startChild, startHostedBench, timed, untilDeadline } from './bench-support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const WARMUP = 30;
@@ -16,29 +16,18 @@ const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT_REQUESTS ?? 640)
 const TOKEN_SECONDS = 3;
 const FLOOD_CALLERS = 64;
 
-type Http = ReturnType<typeof got.extend>;
 type Credentials = { client_id: string; client_secret: string };
 
 /** Operator tokens 4 concurrent clients obtain in `ms`. */
-async function issueTokens(http: Http, credentials: Credentials, ms: number): Promise<number> {
-  let issued = 0;
-  const deadline = performance.now() + ms;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (performance.now() < deadline) {
-        await http.post('api/v1/account/applications/token', { json: credentials }).json();
-        issued += 1;
-      }
-    }),
-  );
-  return issued;
+function issueTokens(http: Got, credentials: Credentials, ms: number): Promise<number> {
+  return untilDeadline(4, ms, () => http.post('api/v1/account/applications/token', { json: credentials }).json());
 }
 
 /**
  * issueTokens while FLOOD_CALLERS callers (scripts/wrong-secret-flood.ts, its own process) send wrong
  * secrets for the same client_id as fast as they are answered.
  */
-async function issuanceUnderFlood(http: Http, serverUrl: string, credentials: Credentials) {
+async function issuanceUnderFlood(http: Got, serverUrl: string, credentials: Credentials) {
   const flood = await startChild(['scripts/wrong-secret-flood.ts', serverUrl, credentials.client_id, String(FLOOD_CALLERS), String(TOKEN_SECONDS + 1)], {}, /^flooding$/);
   await new Promise((resolve) => setTimeout(resolve, 500)); // the flood is under way before the real clients start
   const issued = await issueTokens(http, credentials, TOKEN_SECONDS * 1000);

@@ -34,6 +34,21 @@ export function stopChildren(): void {
   for (const child of children) child.kill('SIGTERM');
 }
 
+/** Runs `work` over and over in `workers` concurrent loops until `ms` have passed; answers how many runs finished. */
+export async function untilDeadline(workers: number, ms: number, work: () => Promise<unknown>): Promise<number> {
+  let runs = 0;
+  const deadline = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < deadline) {
+        await work();
+        runs += 1;
+      }
+    }),
+  );
+  return runs;
+}
+
 /** The q-quantile by rank (q = 0.5: the median). */
 export function quantile(values: number[], q: number): number {
   return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;

@@ -5,22 +5,15 @@
  * address), prints `flooding` once under way, and at the end one JSON line: attempts per second and
  * the count of each status answered.
  */
-import { performance } from 'node:perf_hooks';
 import got from 'got';
+import { untilDeadline } from './bench-support.ts';
 
 const [serverUrl, clientId, callers, seconds] = process.argv.slice(2);
 const attacker = got.extend({ prefixUrl: serverUrl!, localAddress: '127.0.0.2', throwHttpErrors: false, retry: { limit: 0 } });
-const deadline = performance.now() + Number(seconds) * 1000;
 const statuses: Record<number, number> = {};
-let attempts = 0;
 console.log('flooding');
-await Promise.all(
-  Array.from({ length: Number(callers) }, async () => {
-    while (performance.now() < deadline) {
-      const response = await attacker.post('api/v1/account/applications/token', { json: { client_id: clientId, client_secret: 'wrong-secret' } });
-      statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
-      attempts += 1;
-    }
-  }),
-);
+const attempts = await untilDeadline(Number(callers), Number(seconds) * 1000, async () => {
+  const response = await attacker.post('api/v1/account/applications/token', { json: { client_id: clientId, client_secret: 'wrong-secret' } });
+  statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+});
 console.log(JSON.stringify({ attemptsPerSecond: attempts / Number(seconds), statuses }));

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGIONS } from '../core/hosted/regions.ts';
 import { REFUSAL_MEMORY_MS } from '../core/hosted/widget-origins.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
+import { sendRaw } from './helpers/raw-http.ts';
 import { BACKENDS, bearer, DATA_KEYS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import connectorCreateRequest from '../schemas/server/connector-create-request.json' with { type: 'json' };
 
@@ -28,17 +28,6 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     fx.http.post(path, { headers: { ...(token ? bearer(token) : {}), ...headers }, ...(json === undefined ? {} : { json }) });
   const get = (path: string, token: string | null, headers: Record<string, string> = {}) => fx.http.get(path, { headers: { ...(token ? bearer(token) : {}), ...headers } });
   const json = (response: { body: string }) => JSON.parse(response.body);
-  /** A request whose path is sent byte for byte (got, like any WHATWG URL user, would resolve dot segments first). */
-  const rawRequest = (method: string, path: string, headers: Record<string, string>) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const { hostname, port } = new URL(fx.server.url);
-      const request = httpRequest({ method, host: hostname, port, path, headers }, (response) => {
-        let body = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
-      });
-      request.on('error', reject).end();
-    });
 
   const createChatConnector = (scoped: string, externalUserId = 'user-1') => fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN }, scoped);
 
@@ -145,8 +134,8 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       }
       // Sent as is (a client library would normalise the URL first): %2E%2E decodes to "..".
       for (const id of ['%2E', '%2e%2E']) {
-        const response = await rawRequest('GET', `/api/v1/integrations/connectors/${id}`, bearer(scoped));
-        expect([response.status, JSON.parse(response.body)], id).toEqual([422, dots(['path', 'connector_id'])]);
+        const response = await sendRaw(fx.server.url, { method: 'GET', path: `/api/v1/integrations/connectors/${id}`, headers: bearer(scoped) });
+        expect([response.status, JSON.parse(response.body.toString())], id).toEqual([422, dots(['path', 'connector_id'])]);
       }
     });
 

@@ -13,7 +13,7 @@ import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { report, unhandledError, type Failure } from './helpers/fuzz-report.ts';
 import { fuzzRequest, variantsFor, type FuzzRequest, type FuzzTarget, type Operation } from './helpers/fuzz-request.ts';
 import { baseRequestsFor, type FuzzState } from './helpers/fuzz-base-requests.ts';
-import { BACKENDS, bearer, startHostedFixture, type Backend, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { BACKENDS, bearer, startHostedFixture, TEST_BODY_LIMIT_BYTES, type Backend, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { sendRaw, type RawResponse } from './helpers/raw-http.ts';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
@@ -24,7 +24,6 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2
 const EXECUTE_ROUNDS = 8;
 const WORKSPACE = 'fuzz';
 const WIDGET_ORIGIN = 'https://app.example';
-const BODY_LIMIT_BYTES = 64 * 1024; // the fixture's bodyLimitBytes
 
 console.log(`route fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
 
@@ -73,7 +72,7 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
         scopedToken: await tokens.issueScopedToken(fx.server.firstApplication!.organization_id, 'no-such-workspace'),
       },
       widgetOrigin: WIDGET_ORIGIN,
-      bodyLimitBytes: BODY_LIMIT_BYTES,
+      bodyLimitBytes: TEST_BODY_LIMIT_BYTES,
     };
     operations = operationsOf(JSON.parse((await sendRaw(fx.server.url, { method: 'GET', path: '/openapi.json', headers: {} })).body.toString()));
   });

@@ -7,11 +7,9 @@ import { connect, type Socket } from 'node:net';
 import got from 'got';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS } from '../core/hosted/credential-attempts.ts';
-import type { ServerConfig } from '../server/config.ts';
 import { createHttpServer, listen, type ConnectionLimits } from '../server/http-server.ts';
 import { startServer } from '../server/start.ts';
-import { createTestDatabase, DATA_KEYS } from './helpers/hosted-fixture.ts';
+import { createTestDatabase, DATA_KEYS, testServerConfig } from './helpers/hosted-fixture.ts';
 
 const LIMITS: ConnectionLimits = { headersTimeoutSeconds: 1, requestTimeoutSeconds: 2, maxConnections: 1024 };
 /** How long past a timeout a connection may stay open: generous for noisy machines, far below Node's defaults (60 s for headers, 300 s for a request). */
@@ -26,20 +24,7 @@ afterEach(async () => {
 async function serve(limits: Partial<ConnectionLimits> = {}): Promise<string> {
   const database = await createTestDatabase('sqlite');
   cleanups.push(() => database.drop());
-  const config: ServerConfig = {
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: database.dataDir,
-    databaseUrl: undefined,
-    publicUrl: 'http://plugboard.test',
-    baseUrls: () => ({}),
-    bodyLimitBytes: 64 * 1024,
-    credentialAttemptLimits: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
-    trustedProxyHops: 0,
-    ...LIMITS,
-    ...limits,
-  };
-  const server = await startServer(config, { logger: pino({ level: 'silent' }), env: { PLUGBOARD_DATA_KEYS: DATA_KEYS } });
+  const server = await startServer(testServerConfig(database, { ...LIMITS, ...limits }), { logger: pino({ level: 'silent' }), env: { PLUGBOARD_DATA_KEYS: DATA_KEYS } });
   cleanups.push(() => server.close());
   return server.url;
 }
@@ -51,9 +36,10 @@ interface RawConnection {
   closed: Promise<void>;
 }
 
-function open(url: string): Promise<RawConnection> {
+/** `allowHalfOpen`: the client never closes its side on its own, even once the server has closed its. */
+function open(url: string, { allowHalfOpen = false } = {}): Promise<RawConnection> {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, allowHalfOpen });
   cleanups.push(() => socket.destroy());
   let received = '';
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -140,22 +126,17 @@ describe('slow clients', () => {
     await listen(server, 0, '127.0.0.1');
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     const { port } = server.address() as { port: number };
-    const halfOpen = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
-    cleanups.push(() => halfOpen.destroy());
-    let received = '';
-    halfOpen.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-    halfOpen.on('error', () => undefined);
-    await new Promise((resolve) => halfOpen.once('connect', resolve));
-    halfOpen.write('GET / HTTP/1.1\r\nHost: plugboard.test\r\n');
+    const halfOpen = await open(`http://127.0.0.1:${port}`, { allowHalfOpen: true });
+    halfOpen.socket.write('GET / HTTP/1.1\r\nHost: plugboard.test\r\n');
     const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
-    let open = 1;
+    let held = 1;
     // Until the 408 has come and the server holds no connection (or the grace runs out).
-    for (let waited = 0; (open > 0 || received === '') && waited < GRACE_FACTOR * 1000; waited += 100) {
+    for (let waited = 0; (held > 0 || halfOpen.received() === '') && waited < GRACE_FACTOR * 1000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      open = await connections();
+      held = await connections();
     }
-    expect(received).toMatch(/^HTTP\/1\.1 408 /);
-    expect(open).toBe(0);
+    expect(halfOpen.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(held).toBe(0);
   });
 
   it('a response streams on for longer than the request timeout: only receiving the request is bounded', async () => {

@@ -9,7 +9,7 @@ import { UndecryptableValueError, type DataKeyring } from '../security/data-keyr
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
 import type { Store, StoredConnector } from '../stores/types.ts';
 import { forTokenSubject } from './stale-token.ts';
-import { matchesTags } from './templates.ts';
+import { offersTemplate } from './templates.ts';
 import type { WidgetScope } from './token-claims.ts';
 
 /** The connector record of DESIGN "Connectors": never the credentials. */
@@ -95,6 +95,9 @@ export class HostedConnectors {
     const credentials = input.credentials as Credentials;
     const authType = (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)!;
     const replicationConfig = this.checkReplicationConfig(input.connector_type, input.replication_config);
+    // A create retried after a lost answer is told at once, without calling the upstream; the insert below still decides a race.
+    const [existing] = await this.store.listConnectors({ workspace_id: scope.workspace_id, external_user_id: input.external_user_id, connector_type: input.connector_type });
+    if (existing) throw new ConnectorExistsError(existing);
     const id = randomUUID();
     // Last of the checks, since it calls the upstream; whatever it throws, nothing has been stored.
     await checkCredentials(plugin, this.runtime.executor(input.connector_type, this.instanceConfig(input.connector_type, credentials), { connectorId: id, mode: 'hosted' }));
@@ -126,7 +129,7 @@ export class HostedConnectors {
       throw invalidField(['body', 'external_user_id'], 'a widget creates sources for its workspace only: leave external_user_id out', 'value_error.not_allowed_for_widget');
     }
     const template = await this.store.getTemplate(input.source_template_id);
-    const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && (!widget || matchesTags(template.tags, widget.source_template_tags, widget.source_template_tags_mode));
+    const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && offersTemplate(widget, template);
     if (!offered) throw new NotFoundError(`Source template ${input.source_template_id} not found`, 'source_template_not_found');
     return this.create(scope, {
       external_user_id: input.external_user_id ?? scope.workspace_id,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { invalidField } from '../errors.ts';
 import type { Store, Template, TemplateKind } from '../stores/types.ts';
 import { forTokenSubject } from './stale-token.ts';
-import type { TagMode } from './token-claims.ts';
+import type { TagMode, WidgetScope } from './token-claims.ts';
 
 /** SPEC 4.2: `any` matches a template with at least one listed tag, `all` one with every listed tag; no tags, everything. */
 export function matchesTags(templateTags: string[], selected: string[], mode: TagMode): boolean {
@@ -34,7 +34,15 @@ export async function createTemplate(
 }
 
 /** Templates of an organization, narrowed by a widget's tag filter when there is one. */
-export async function listTemplates(store: Store, organizationId: string, kind: TemplateKind, filter?: { tags: string[]; mode: TagMode }): Promise<Template[]> {
-  const templates = await store.listTemplates(organizationId, kind);
-  return filter ? templates.filter((t) => matchesTags(t.tags, filter.tags, filter.mode)) : templates;
+/** Whether a widget offers the template: its token's tag filter for the template's kind (without a widget, every template). */
+export function offersTemplate(widget: WidgetScope | undefined, template: Template): boolean {
+  if (!widget) return true;
+  return template.kind === 'source'
+    ? matchesTags(template.tags, widget.source_template_tags, widget.source_template_tags_mode)
+    : matchesTags(template.tags, widget.connection_template_tags, widget.connection_template_tags_mode);
+}
+
+/** The organization's templates of a kind, those a widget offers when it asks. */
+export async function listTemplates(store: Store, organizationId: string, kind: TemplateKind, widget?: WidgetScope): Promise<Template[]> {
+  return (await store.listTemplates(organizationId, kind)).filter((template) => offersTemplate(widget, template));
 }

@@ -54,6 +54,11 @@ export type ClaimsFor<U extends TokenUse> = Extract<TokenClaims, { token_use: U 
 /** Claims of a token bound to one workspace. */
 export type WorkspaceTokenClaims = ScopedTokenClaims | WidgetTokenClaims;
 
+/** The widget scope a token carries: a widget token's own, none for any other. */
+export function widgetScopeOf(claims: TokenClaims | undefined): WidgetScope | undefined {
+  return claims?.token_use === 'widget' ? claims.widget : undefined;
+}
+
 export const TOKEN_TTL_SECONDS: Record<TokenUse, number> = { operator: OPERATOR_TOKEN_TTL_SECONDS, scoped: SCOPED_TOKEN_TTL_SECONDS, widget: SCOPED_TOKEN_TTL_SECONDS };
 
 const validateClaims: ValidateFunction = createAjv().compile(tokenClaimsSchema);

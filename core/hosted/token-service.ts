@@ -93,25 +93,20 @@ export class TokenService {
     return this.sign({ token_use: 'widget', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, widget }, workspaceId, TOKEN_TTL_SECONDS.widget);
   }
 
-  /** The claims of a token, whatever its use; any failure is the same 401, whatever the cause. */
-  async verifyAny(token: string): Promise<TokenClaims> {
-    return this.verifySignature(token);
-  }
-
   /** Verifies a bearer token for one use (or any of several); any failure is the same 401, whatever the cause. */
   async verify<U extends TokenUse>(token: string, use: U | readonly U[]): Promise<ClaimsFor<U>> {
     const uses: readonly TokenUse[] = Array.isArray(use) ? use : [use];
-    const claims = await this.verifySignature(token);
+    const claims = await this.verifyAny(token);
     if (!uses.includes(claims.token_use)) throw new AuthenticationError();
     return claims as ClaimsFor<U>;
   }
 
   /**
-   * Signature, registered claims and the claims' schema, checked once per token: a verified token is
-   * remembered until it expires (a client sends the same token many times, and ES256 verification is
-   * the costly part).
+   * The claims of a token, whatever its use; any failure is the same 401, whatever the cause. Signature,
+   * registered claims and the claims' schema are checked once per token: a verified token is remembered
+   * until it expires (a client sends the same token many times, and ES256 verification is the costly part).
    */
-  private async verifySignature(token: string): Promise<TokenClaims> {
+  async verifyAny(token: string): Promise<TokenClaims> {
     const cached = this.verified.get(token);
     if (cached && cached.expiresAt > this.clock()) return cached.claims;
     if (cached) this.verified.delete(token);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AccessScope, CreateConnectorInput, EmbeddedSourceInput } from '../../core/hosted/hosted-connectors.ts';
-import { WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims, type WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
+import { widgetScopeOf, WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims } from '../../core/hosted/token-claims.ts';
 import type { DownloadResult, ExecuteRequest } from '../../core/execution/types.ts';
 import { contentDisposition } from '../../core/transport/content-disposition.ts';
 import connectorCreateRequest from '../../schemas/server/connector-create-request.json' with { type: 'json' };
@@ -14,9 +14,9 @@ function scopeOf(claims: RouteInput<unknown>['claims']): AccessScope {
   return { organization_id: (claims as OperatorTokenClaims).organization_id };
 }
 
+/** The reach of a route that takes only workspace tokens (scoped or widget). */
 function workspaceScope(claims: RouteInput<unknown>['claims']): Required<AccessScope> {
-  const scoped = claims as WorkspaceTokenClaims;
-  return { organization_id: scoped.organization_id, workspace_id: scoped[WORKSPACE_SCOPE_CLAIM].workspaceId };
+  return scopeOf(claims) as Required<AccessScope>;
 }
 
 /** What the check of the credentials with the upstream, run before a connector is stored, may answer. */
@@ -133,7 +133,7 @@ export const connectorRoutes = [
       409: 'The workspace has a source of this type for this external user (connector_exists, with its connector_id)',
       422: 'Invalid body',
     },
-    handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScope(claims), claims?.token_use === 'widget' ? claims.widget : undefined, body),
+    handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScope(claims), widgetScopeOf(claims), body),
   }),
 ];
 

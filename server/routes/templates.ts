@@ -1,5 +1,5 @@
 import { createTemplate, listTemplates } from '../../core/hosted/templates.ts';
-import type { OperatorTokenClaims, WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
+import { widgetScopeOf, type OperatorTokenClaims, type WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
 import type { TemplateKind } from '../../core/stores/types.ts';
 import templateCreateRequest from '../../schemas/server/template-create-request.json' with { type: 'json' };
 import { defineRoute } from '../route.ts';
@@ -44,10 +44,7 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
     cors: true,
     responses: { 200: `{data: ${kind} templates}`, 401: 'Missing or invalid scoped or widget token' },
     async handler({ hosted, claims }) {
-      const scoped = claims as WorkspaceTokenClaims;
-      const widget = scoped.token_use === 'widget' ? scoped.widget : undefined;
-      const filter = widget && (kind === 'source' ? { tags: widget.source_template_tags, mode: widget.source_template_tags_mode } : { tags: widget.connection_template_tags, mode: widget.connection_template_tags_mode });
-      return { data: await listTemplates(hosted.store, scoped.organization_id, kind, filter) };
+      return { data: await listTemplates(hosted.store, (claims as WorkspaceTokenClaims).organization_id, kind, widgetScopeOf(claims)) };
     },
   }),
 ]);

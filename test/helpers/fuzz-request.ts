@@ -1,4 +1,5 @@
 import type { SeededRandom } from '../../core/sdk/seeded-random.ts';
+import { bearer } from './hosted-fixture.ts';
 import { forgedAuthorization } from './forged-tokens.ts';
 import { deeplyNested, HOSTILE_KEYS, HOSTILE_SEGMENTS, HOSTILE_STRINGS, hostileSegment, urlValue, WRONG_TYPES } from './fuzz-values.ts';
 import type { RawRequest } from './raw-http.ts';
@@ -41,7 +42,7 @@ export interface FuzzRequest extends RawRequest {
  * One way to make a request wrong. Every run tries each variant an operation has (the random
  * choices are made within it), so a kind of input that breaks the server can't go untried by chance.
  */
-export type Variant =
+type Variant =
   | { family: 'none' }
   | { family: 'path'; kind: string }
   | { family: 'query' }
@@ -82,7 +83,7 @@ export function fuzzRequest(operation: Operation, base: BaseRequest, variant: Va
   const request: FuzzRequest = {
     method: operation.method.toUpperCase(),
     path: fillPath(operation.path, base.params),
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: token ? bearer(token) : {},
     mutation: 'none (the base request as is)',
   };
   if (base.body !== undefined) setBody(request, JSON.stringify(base.body));
@@ -244,16 +245,16 @@ function mutateAuth(request: FuzzRequest, kind: Extract<Variant, { family: 'auth
     case 'wrong kind': {
       const others = Object.keys(target.tokens).filter((scheme) => !operation.auth.includes(scheme));
       const scheme = random.pick(others.length > 0 ? others : Object.keys(target.tokens));
-      return { ...request, headers: { ...headers, authorization: `Bearer ${target.tokens[scheme]}` }, mutation: `a ${scheme} instead` };
+      return { ...request, headers: { ...headers, ...bearer(target.tokens[scheme]!) }, mutation: `a ${scheme} instead` };
     }
     case 'dangling': {
       const accepted = operation.auth.filter((scheme) => target.dangling[scheme] !== undefined);
       const scheme = random.pick(accepted.length > 0 ? accepted : Object.keys(target.dangling));
-      return { ...request, headers: { ...headers, authorization: `Bearer ${target.dangling[scheme]}` }, mutation: `a signed ${scheme} naming an organization or workspace that does not exist` };
+      return { ...request, headers: { ...headers, ...bearer(target.dangling[scheme]!) }, mutation: `a signed ${scheme} naming an organization or workspace that does not exist` };
     }
     case 'widget origin': {
       const origin = random.pick([target.widgetOrigin, 'https://evil.example', 'null', `${target.widgetOrigin}.evil.example`, urlValue(random.pick(Object.values(HOSTILE_STRINGS).flat()))]);
-      return { ...request, headers: { ...headers, authorization: `Bearer ${target.tokens.widgetToken}`, origin }, mutation: `the widget token from Origin ${origin.slice(0, 60)}` };
+      return { ...request, headers: { ...headers, ...bearer(target.tokens.widgetToken!), origin }, mutation: `the widget token from Origin ${origin.slice(0, 60)}` };
     }
     case 'other headers': {
       const extra = random.pick([{ accept: 'text/html' }, { 'x-forwarded-for': '::1, garbage' }, { cookie: 'a=b; __proto__=x' }, { 'access-control-request-method': 'DELETE', origin: target.widgetOrigin }, { 'accept-encoding': 'gzip;q=x' }, { host: 'evil.example' }]);

@@ -9,9 +9,8 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
 import { DriveSandbox } from '../../connectors/file-storage/sandbox/index.ts';
-import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS } from '../../core/hosted/credential-attempts.ts';
 import { createStore, type Store } from '../../core/stores/index.ts';
-import type { ServerConfig } from '../../server/config.ts';
+import { configFromEnv, type ServerConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
 import { CHAT_TOKEN } from './chat-fixture.ts';
 import { DRIVE_TOKEN } from './drive-fixture.ts';
@@ -93,6 +92,15 @@ export interface HostedFixture {
   close(): Promise<void>;
 }
 
+/** Largest JSON body the test servers take (small, so tests can go past it cheaply). */
+export const TEST_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** A test server's settings: the defaults a deployment gets, on this database, at a fixed public URL, with `overrides`. */
+export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'databaseUrl'>, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const defaults = configFromEnv({ HOST: '127.0.0.1', PORT: '0', PLUGBOARD_DATA_DIR: database.dataDir, PLUGBOARD_PUBLIC_URL: 'http://plugboard.test', PLUGBOARD_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES) });
+  return { ...defaults, databaseUrl: database.databaseUrl, ...overrides };
+}
+
 /**
  * `clock`: the servers' clock (tokens and widget origins), shared by every server the fixture starts;
  * `config`: settings that differ from the fixture's.
@@ -103,21 +111,7 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
   const database = await createTestDatabase(backend);
   const logs: string[] = [];
   const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
-  const config: ServerConfig = {
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: database.dataDir,
-    databaseUrl: database.databaseUrl,
-    publicUrl: 'http://plugboard.test',
-    baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }),
-    bodyLimitBytes: 64 * 1024,
-    headersTimeoutSeconds: 10,
-    requestTimeoutSeconds: 30,
-    maxConnections: 1024,
-    credentialAttemptLimits: DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
-    trustedProxyHops: 0,
-    ...options.config,
-  };
+  const config = testServerConfig(database, { baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }), ...options.config });
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
   const start = (port = 0) => startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });
   const server = await start();
