@@ -58,7 +58,9 @@ try {
   console.log(`runtime_throughput_mib_s=${quantile(throughput.runtime, 0.5).toFixed(1)} (runs: ${throughput.runtime.map((v) => v.toFixed(0)).join(', ')})`);
   console.log(`direct_throughput_mib_s=${quantile(throughput.direct, 0.5).toFixed(1)} (runs: ${throughput.direct.map((v) => v.toFixed(0)).join(', ')})`);
   console.log(`direct_rss_growth_mb=${rssGrowth.direct.toFixed(1)} (for comparison)`);
-  console.log(`throughput_ratio=${(quantile(throughput.runtime, 0.5) / quantile(throughput.direct, 0.5)).toFixed(3)} rss_growth_mb=${rssGrowth.runtime.toFixed(1)}`);
+  console.log(
+    `throughput_ratio=${(quantile(throughput.runtime, 0.5) / quantile(throughput.direct, 0.5)).toFixed(3)} rss_growth_mb=${rssGrowth.runtime.toFixed(1)}`,
+  );
 } finally {
   stopChildren();
 }

@@ -28,14 +28,21 @@ function issueTokens(http: Got, credentials: Credentials, ms: number): Promise<n
  * secrets for the same client_id as fast as they are answered.
  */
 async function issuanceUnderFlood(http: Got, serverUrl: string, credentials: Credentials) {
-  const flood = await startChild(['scripts/wrong-secret-flood.ts', serverUrl, credentials.client_id, String(FLOOD_CALLERS), String(TOKEN_SECONDS + 1)], {}, /^flooding$/);
+  const flood = await startChild(
+    ['scripts/wrong-secret-flood.ts', serverUrl, credentials.client_id, String(FLOOD_CALLERS), String(TOKEN_SECONDS + 1)],
+    {},
+    /^flooding$/,
+  );
   await new Promise((resolve) => setTimeout(resolve, 500)); // the flood is under way before the real clients start
   const issued = await issueTokens(http, credentials, TOKEN_SECONDS * 1000);
   const summary = JSON.parse((await flood.nextLine())!) as { attemptsPerSecond: number; statuses: Record<string, number> };
   return { issuedPerSecond: issued / TOKEN_SECONDS, ...summary };
 }
 
-const formatStatuses = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, count]) => `${status}×${count}`).join(', ');
+const formatStatuses = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(', ');
 
 const { serverUrl, credentials, local, hosted, close } = await startHostedBench();
 try {
@@ -72,7 +79,9 @@ try {
   const flood = await issuanceUnderFlood(http, serverUrl, credentials);
 
   const line = (label: string, values: number[], perSecond?: number) =>
-    console.log(`${label}: median_ms=${quantile(values, 0.5).toFixed(2)} p99_ms=${quantile(values, 0.99).toFixed(2)}${perSecond ? ` throughput_rps=${perSecond.toFixed(0)}` : ''}`);
+    console.log(
+      `${label}: median_ms=${quantile(values, 0.5).toFixed(2)} p99_ms=${quantile(values, 0.99).toFixed(2)}${perSecond ? ` throughput_rps=${perSecond.toFixed(0)}` : ''}`,
+    );
   console.log(`users.list, page of 200; concurrency 1: ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; concurrency 16: ${CONCURRENT_REQUESTS} requests`);
   line('in-process c=1', sequential.inProcess);
   line('hosted     c=1', sequential.hosted);

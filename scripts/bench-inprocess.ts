@@ -23,7 +23,9 @@ const viaRuntime = async () => {
 };
 const viaGot = async () => {
   // Parsed by got itself (responseType json), as the runtime's transport does: the fastest plain got call.
-  const body = await direct(`${sandbox.url}/users.list`, { searchParams: { limit: 200 }, responseType: 'json', resolveBodyOnly: true }) as { members: unknown[] };
+  const body = (await direct(`${sandbox.url}/users.list`, { searchParams: { limit: 200 }, responseType: 'json', resolveBodyOnly: true })) as {
+    members: unknown[];
+  };
   if (body.members.length !== 200) throw new Error('direct page is not 200 users');
 };
 

@@ -15,7 +15,11 @@ const children: ChildProcess[] = [];
  * Starts a TS entry point as a child and resolves with the first stdout line matching `pattern`, every
  * line before it, and `nextLine()` to read on (undefined once the child's output ends).
  */
-export async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ match: RegExpMatchArray; lines: string[]; nextLine(): Promise<string | undefined> }> {
+export async function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+): Promise<{ match: RegExpMatchArray; lines: string[]; nextLine(): Promise<string | undefined> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const output = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -65,7 +69,10 @@ export async function timed(work: () => Promise<unknown>): Promise<number> {
  * round so no call always follows the same one (with two calls: alternating which goes first).
  * Returns each name's timings in milliseconds, warm-up rounds left out.
  */
-export async function interleave<Name extends string>(calls: Record<Name, () => Promise<unknown>>, { rounds, warmup }: { rounds: number; warmup: number }): Promise<Record<Name, number[]>> {
+export async function interleave<Name extends string>(
+  calls: Record<Name, () => Promise<unknown>>,
+  { rounds, warmup }: { rounds: number; warmup: number },
+): Promise<Record<Name, number[]>> {
   const names = Object.keys(calls) as Name[];
   const timings = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   for (let round = 0; round < warmup + rounds; round += 1) {
@@ -91,19 +98,37 @@ export async function startHostedBench(token = 'xoxb-bench-hosted') {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const sandbox = await startChild(['scripts/sandbox.ts', 'chat', '--token', token, '--set', 'users=1000', '--set', 'channels=5', '--set', 'messagesPerChannel=5'], {}, /listening: (\S+)/);
+    const sandbox = await startChild(
+      ['scripts/sandbox.ts', 'chat', '--token', token, '--set', 'users=1000', '--set', 'channels=5', '--set', 'messagesPerChannel=5'],
+      {},
+      /listening: (\S+)/,
+    );
     const sandboxUrl = sandbox.match[1]!;
-    const server = await startChild(['server/main.ts'], { PORT: '0', PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_CHAT_BASE_URL: sandboxUrl, LOG_LEVEL: 'warn' }, /listening on (\S+)/);
+    const server = await startChild(
+      ['server/main.ts'],
+      { PORT: '0', PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_CHAT_BASE_URL: sandboxUrl, LOG_LEVEL: 'warn' },
+      /listening on (\S+)/,
+    );
     const serverUrl = server.match[1]!;
     const credentials = JSON.parse(server.lines.find((line) => line.startsWith('{'))!) as { client_id: string; client_secret: string };
     const http = got.extend({ prefixUrl: serverUrl });
     const operator = await http.post('api/v1/account/applications/token', { json: credentials }).json<{ access_token: string }>();
-    const scoped = await http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator.access_token}` }, json: { workspace_name: 'bench-user' } }).json<{ token: string }>();
-    await http.post('v1/integrations/connectors', { headers: { authorization: `Bearer ${scoped.token}` }, json: { external_user_id: 'bench-user', connector_type: 'chat', credentials: { token } } });
+    const scoped = await http
+      .post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator.access_token}` }, json: { workspace_name: 'bench-user' } })
+      .json<{ token: string }>();
+    await http.post('v1/integrations/connectors', {
+      headers: { authorization: `Bearer ${scoped.token}` },
+      json: { external_user_id: 'bench-user', connector_type: 'chat', credentials: { token } },
+    });
 
     const runtime = await createRuntime();
     const local = runtime.connector('chat', { credentials: { token }, base_url: sandboxUrl });
-    const hosted = runtime.connector('chat', { external_user_id: 'bench-user', client_id: credentials.client_id, client_secret: credentials.client_secret, server_url: serverUrl });
+    const hosted = runtime.connector('chat', {
+      external_user_id: 'bench-user',
+      client_id: credentials.client_id,
+      client_secret: credentials.client_secret,
+      server_url: serverUrl,
+    });
     return { token, sandboxUrl, serverUrl, credentials, local, hosted, close };
   } catch (error) {
     close();

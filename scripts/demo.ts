@@ -21,7 +21,12 @@ try {
   console.log(`all users, 15 a page via paginate(): ${everyone}`);
 
   const channels = await chat.channels.list({ types: 'public_channel,private_channel', exclude_archived: true, limit: 100 });
-  console.log(`channels.list: ${channels.result.length} channels: ${channels.result.slice(0, 6).map((c) => `#${c.name}`).join(', ')}, ...`);
+  console.log(
+    `channels.list: ${channels.result.length} channels: ${channels.result
+      .slice(0, 6)
+      .map((c) => `#${c.name}`)
+      .join(', ')}, ...`,
+  );
 
   const created = await chat.channels.create({ name: `demo-${Date.now().toString(36)}` });
   const channel = created.result.id;

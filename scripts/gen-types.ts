@@ -62,7 +62,7 @@ async function renderConnectorTypes(definition: ConnectorDefinition): Promise<st
     `/** Types of every ${definition.type} entity.action, for the typed connector client. */`,
     `export type ${mapName} = {`,
     ...entries,
-    "};",
+    '};',
     '',
   ].join('\n');
 }

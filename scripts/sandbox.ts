@@ -28,7 +28,14 @@ const program = new Command()
     const module = (await import(pathToFileURL(`${connectorsDir}${type}/sandbox/index.ts`).href)) as {
       startSandbox(options: Record<string, unknown>): Promise<RunningSandbox>;
     };
-    const sandbox = await module.startSandbox({ token: options.token, port: options.port, host: options.host, seed: options.seed, recordRequests: false, ...options.set });
+    const sandbox = await module.startSandbox({
+      token: options.token,
+      port: options.port,
+      host: options.host,
+      seed: options.seed,
+      recordRequests: false,
+      ...options.set,
+    });
     console.log(`${type} sandbox listening: ${sandbox.url}`);
     const stop = () => void sandbox.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

@@ -47,7 +47,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const requestTimeoutSeconds = integerSetting(env, 'PLUGBOARD_REQUEST_TIMEOUT_SECONDS', 30, 1);
   // Node refuses a headers timeout beyond the request timeout, which covers the headers too.
   if (headersTimeoutSeconds > requestTimeoutSeconds) {
-    throw new ConfigurationError(`PLUGBOARD_HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
+    throw new ConfigurationError(
+      `PLUGBOARD_HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`,
+    );
   }
   return {
     host,
@@ -84,7 +86,9 @@ function publicUrlSetting(env: NodeJS.ProcessEnv, host: string, port: number): s
   if (configured !== undefined) return configured.replace(/\/+$/, '');
   const fallback = `http://${urlHost(host)}:${port}`;
   if (!URL.canParse(fallback)) {
-    throw new ConfigurationError(`PLUGBOARD_PUBLIC_URL is unset and its default built from HOST and PORT, ${JSON.stringify(fallback)}, is not a URL: set PLUGBOARD_PUBLIC_URL`);
+    throw new ConfigurationError(
+      `PLUGBOARD_PUBLIC_URL is unset and its default built from HOST and PORT, ${JSON.stringify(fallback)}, is not a URL: set PLUGBOARD_PUBLIC_URL`,
+    );
   }
   return fallback;
 }

@@ -49,5 +49,8 @@ export function httpUrlSetting(env: NodeJS.ProcessEnv, name: string): string | u
 
 /** A comma-separated list, each item trimmed, empty items (a trailing comma) dropped. */
 export function listSetting(env: NodeJS.ProcessEnv, name: string): string[] {
-  return (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -15,7 +15,11 @@ export type ConnectionLimits = Pick<ServerConfig, 'headersTimeoutSeconds' | 'req
  */
 export function createHttpServer(listener: RequestListener, limits: ConnectionLimits): Server {
   const server = createServer(
-    { headersTimeout: limits.headersTimeoutSeconds * 1000, requestTimeout: limits.requestTimeoutSeconds * 1000, connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
+    {
+      headersTimeout: limits.headersTimeoutSeconds * 1000,
+      requestTimeout: limits.requestTimeoutSeconds * 1000,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    },
     listener,
   );
   server.maxConnections = limits.maxConnections;

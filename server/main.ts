@@ -16,7 +16,9 @@ for (const { type, version, upstream, configured } of server.hosted.loadedConnec
   const source = configured ? baseUrlVariable(type) : `default; ${baseUrlVariable(type)} unset`;
   console.log(`Connector ${type} ${version} calls ${upstream} (${source})`);
 }
-console.log(`Plugboard listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}); API description at ${server.url}/openapi.json`);
+console.log(
+  `Plugboard listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}); API description at ${server.url}/openapi.json`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void server.close().then(() => process.exit(0)));

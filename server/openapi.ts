@@ -40,7 +40,8 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: "The scoped token inside a widget token (20 minutes, one workspace, from its allowed origin): templates its tags allow and the workspace's embedded sources only; other routes answer 403",
+          description:
+            "The scoped token inside a widget token (20 minutes, one workspace, from its allowed origin): templates its tags allow and the workspace's embedded sources only; other routes answer 403",
         },
       },
       schemas: {
@@ -51,7 +52,18 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
             detail: {
               oneOf: [
                 { type: 'string' },
-                { type: 'array', items: { type: 'object', required: ['loc', 'msg', 'type'], properties: { loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } } } },
+                {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['loc', 'msg', 'type'],
+                    properties: {
+                      loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+                      msg: { type: 'string' },
+                      type: { type: 'string' },
+                    },
+                  },
+                },
               ],
             },
             error_code: { type: 'string' },
@@ -67,7 +79,8 @@ function impliedResponses(route: RouteDefinition, hasPathParams: boolean): Recor
   const implied: Record<number, string> = {};
   if (route.auth !== 'none' && !route.auth.includes('widget')) implied[403] = 'A widget token: it may call only the embedded template and source routes';
   if (hasPathParams) implied[422] = 'Invalid path parameter (a NUL character, a lone surrogate, "." or "..")';
-  if (route.body) Object.assign(implied, { 415: 'A body that is not application/json', 422: 'Invalid body (schema, or a NUL character or lone surrogate in any string)' });
+  if (route.body)
+    Object.assign(implied, { 415: 'A body that is not application/json', 422: 'Invalid body (schema, or a NUL character or lone surrogate in any string)' });
   return implied;
 }
 

@@ -21,6 +21,7 @@ export interface RouteInput<TBody> {
  * One endpoint, declared: method, path, who may call it, the schema its body must match, and the
  * handler. The router and `/openapi.json` are both built from these, so the document can't drift.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a route without a body schema takes whatever arrives; the handler checks it.
 export interface RouteDefinition<TBody = any> {
   method: 'get' | 'post' | 'delete';
   /** Koa-router path; `:name` segments are path params. */
@@ -37,6 +38,7 @@ export interface RouteDefinition<TBody = any> {
   handler(input: RouteInput<TBody>): Promise<unknown> | unknown;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as RouteDefinition.
 export function defineRoute<TBody = any>(route: RouteDefinition<TBody>): RouteDefinition<TBody> {
   return route;
 }

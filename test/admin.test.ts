@@ -6,7 +6,12 @@ import { randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Applications } from '../core/hosted/applications.ts';
-import { addressKey, CredentialAttemptLimits, DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
+import {
+  addressKey,
+  CredentialAttemptLimits,
+  DEFAULT_CREDENTIAL_ATTEMPT_LIMITS,
+  type CredentialAttemptLimitOptions,
+} from '../core/hosted/credential-attempts.ts';
 import { ClientSecrets } from '../core/security/client-secrets.ts';
 import { loadDataKeyring } from '../core/security/data-keyring.ts';
 import type { Store } from '../core/stores/index.ts';
@@ -21,7 +26,11 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
 
   /** The applications of a store, keyed as the admin CLI's are (PLUGBOARD_DATA_KEYS = DATA_KEYS). */
   const applicationsOn = (on: Store, limits: CredentialAttemptLimitOptions = DEFAULT_CREDENTIAL_ATTEMPT_LIMITS) =>
-    new Applications(on, new ClientSecrets(loadDataKeyring({ PLUGBOARD_DATA_KEYS: DATA_KEYS }, database.dataDir, { shared: false })), new CredentialAttemptLimits(on, limits));
+    new Applications(
+      on,
+      new ClientSecrets(loadDataKeyring({ PLUGBOARD_DATA_KEYS: DATA_KEYS }, database.dataDir, { shared: false })),
+      new CredentialAttemptLimits(on, limits),
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
@@ -75,7 +84,9 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
     expect(printed[0]!.organization_id).toBe(printed[1]!.organization_id);
     expect(printed[0]!.client_id).not.toBe(printed[1]!.client_id);
     expect((await store.findOrganizationByName('Umbrella'))?.id).toBe(printed[0]!.organization_id);
-    await expect(applications.authenticate(printed[1]!.client_id!, printed[1]!.client_secret!, ADDRESS)).resolves.toMatchObject({ organization_id: printed[0]!.organization_id });
+    await expect(applications.authenticate(printed[1]!.client_id!, printed[1]!.client_secret!, ADDRESS)).resolves.toMatchObject({
+      organization_id: printed[0]!.organization_id,
+    });
   });
 
   it('stores a keyed hash of the secret, never the secret, and checks it without a slow hash', async () => {
@@ -83,9 +94,15 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
     const stored = (await store.findApplicationByClientId(made.client_id))!;
     expect(stored.secret_hash).toMatch(/^hmac-sha256\$t1\$[A-Za-z0-9+/]+=*$/);
     expect(stored.secret_hash).not.toContain(made.client_secret);
-    await expect(applications.authenticate(made.client_id, `${made.client_secret}x`, '192.0.2.10')).rejects.toMatchObject({ status: 401, detail: 'Invalid authentication credentials' });
+    await expect(applications.authenticate(made.client_id, `${made.client_secret}x`, '192.0.2.10')).rejects.toMatchObject({
+      status: 401,
+      detail: 'Invalid authentication credentials',
+    });
     // An unknown client id gets the same answer as a wrong secret.
-    await expect(applications.authenticate('no-such-client', made.client_secret, '192.0.2.10')).rejects.toMatchObject({ status: 401, detail: 'Invalid authentication credentials' });
+    await expect(applications.authenticate('no-such-client', made.client_secret, '192.0.2.10')).rejects.toMatchObject({
+      status: 401,
+      detail: 'Invalid authentication credentials',
+    });
   });
 
   it('a secret hashed by an older install (scrypt) still works, and is re-hashed on its first successful use', async () => {
@@ -145,7 +162,8 @@ describe.each(BACKENDS)('applications on %s', (backend: Backend) => {
   it('an IPv6 caller counts per /64 (a host may hold all of it), an IPv4-mapped one as its IPv4 address', async () => {
     const limited = applicationsOn(store, { failuresPerAddress: 2, failuresPerClient: 100, windowSeconds: 60 });
     const made = await applications.create('Six');
-    for (const address of ['2001:db8:1:2::a', '2001:db8:1:2:ffff::b']) await expect(limited.authenticate(made.client_id, 'wrong', address)).rejects.toMatchObject({ status: 401 });
+    for (const address of ['2001:db8:1:2::a', '2001:db8:1:2:ffff::b'])
+      await expect(limited.authenticate(made.client_id, 'wrong', address)).rejects.toMatchObject({ status: 401 });
     await expect(limited.authenticate(made.client_id, 'wrong', '2001:DB8:1:2:0:0:0:c')).rejects.toMatchObject({ status: 429 });
     await expect(limited.authenticate(made.client_id, made.client_secret, '2001:db8:1:3::a')).resolves.toMatchObject({ client_id: made.client_id });
     expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, RateLimitedError, UpstreamError } from '../core/index.ts';
-import { listen, type TransportSettings, type UpstreamErrorSettings } from '../core/sdk/index.ts';
+import type { TransportSettings, UpstreamErrorSettings } from '../core/sdk/index.ts';
+import { listen } from '../testing/index.ts';
 import chatConnector from '../connectors/chat/index.ts';
 import { validateSlackRequest } from './helpers/slack-openapi.ts';
 import { CHAT_TOKEN, issuesOf, memberChannel, rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
@@ -222,13 +223,17 @@ describe('validation and SPEC limits', () => {
 
   it('wrong types, out-of-range limits, unknown params and bad timestamps', async () => {
     expect((await issuesOf(raw({ entity: 'users', action: 'list', params: { limit: '10' } })))[0]).toEqual({
-      loc: ['body', 'params', 'limit'], msg: 'value is not a valid integer', type: 'type_error.integer',
+      loc: ['body', 'params', 'limit'],
+      msg: 'value is not a valid integer',
+      type: 'type_error.integer',
     });
     await issuesOf(fx.chat.users.list({ limit: 0 }));
     await issuesOf(fx.chat.users.list({ limit: 1001 }));
     await issuesOf(fx.chat.channel_messages.list({ channel: 'C1', limit: 1000 }));
     expect((await issuesOf(raw({ entity: 'users', action: 'get', params: { user: 'U1', channel_id: 'x' } })))[0]).toEqual({
-      loc: ['body', 'params', 'channel_id'], msg: 'extra fields not permitted', type: 'value_error.extra',
+      loc: ['body', 'params', 'channel_id'],
+      msg: 'extra fields not permitted',
+      type: 'value_error.extra',
     });
     await issuesOf(fx.chat.channel_messages.list({ channel: 'C1', oldest: 'yesterday' }));
     await issuesOf(raw({ entity: 'users', action: 'list', params: [] }));
@@ -243,9 +248,17 @@ describe('validation and SPEC limits', () => {
       type: 'value_error.unknown_entity',
     });
     const [action] = await issuesOf(raw({ entity: 'users', action: 'delete' }));
-    expect(action).toMatchObject({ loc: ['body', 'action'], msg: 'unknown action "delete"; allowed for users: list, get, search', type: 'value_error.unknown_action' });
+    expect(action).toMatchObject({
+      loc: ['body', 'action'],
+      msg: 'unknown action "delete"; allowed for users: list, get, search',
+      type: 'value_error.unknown_action',
+    });
     const [offered] = await issuesOf(raw({ entity: 'users', action: 'create' }));
-    expect(offered).toMatchObject({ loc: ['body', 'action'], msg: 'entity "users" does not offer action "create"; allowed: list, get, search', type: 'value_error.action_not_allowed' });
+    expect(offered).toMatchObject({
+      loc: ['body', 'action'],
+      msg: 'entity "users" does not offer action "create"; allowed: list, get, search',
+      type: 'value_error.action_not_allowed',
+    });
     const [missing] = await issuesOf(raw({ action: 'list' } as never));
     expect(missing).toEqual({ loc: ['body', 'entity'], msg: 'field required', type: 'value_error.missing' });
   });
@@ -256,7 +269,10 @@ describe('upstream error mapping', () => {
 
   it('maps Slack ok:false codes to statuses, keeping the Slack code', async () => {
     const channel = await memberChannel(fx);
-    expect(await failure(fx.chat.channels.get({ channel: 'C0NOPE' }))).toEqual({ detail: 'Upstream rejected the request: channel_not_found', error_code: 'channel_not_found' });
+    expect(await failure(fx.chat.channels.get({ channel: 'C0NOPE' }))).toEqual({
+      detail: 'Upstream rejected the request: channel_not_found',
+      error_code: 'channel_not_found',
+    });
     expect((await rejectionOf(fx.chat.channels.get({ channel: 'C0NOPE' }))).status).toBe(404);
     expect((await rejectionOf(fx.chat.users.get({ user: 'U0NOPE' }))).status).toBe(404);
     const taken = await rejectionOf(fx.chat.channels.create({ name: channel.name! }));
@@ -324,7 +340,7 @@ describe('upstream error mapping', () => {
     expect(fx.sandbox.requests.slice(before).filter((e) => e.method === 'conversations.list')).toHaveLength(2);
   });
 
-  it("retries a read when Slack reports its own failure in a 200 body, never a write", async () => {
+  it('retries a read when Slack reports its own failure in a 200 body, never a write', async () => {
     fx.sandbox.addFault({ method: 'conversations.list', status: 200, error: 'internal_error' });
     let before = fx.sandbox.requests.length;
     expect((await fx.chat.channels.list({ limit: 1 })).result).toHaveLength(1);
@@ -378,7 +394,10 @@ describe('upstream error mapping', () => {
 /** The chat connector with other transport settings (fewer retries, declared codes), against `baseUrl`. */
 async function chatWith(baseUrl: string, transport: Partial<TransportSettings>, errors: Partial<UpstreamErrorSettings> = {}) {
   const runtime = await createRuntime({ builtins: false });
-  runtime.registerConnector({ ...chatConnector, transport: { ...chatConnector.transport, ...transport, errors: { ...chatConnector.transport.errors, ...errors } } });
+  runtime.registerConnector({
+    ...chatConnector,
+    transport: { ...chatConnector.transport, ...transport, errors: { ...chatConnector.transport.errors, ...errors } },
+  });
   return runtime.connector('chat', { credentials: { token: CHAT_TOKEN }, base_url: baseUrl });
 }
 
@@ -476,7 +495,10 @@ describe('transport: failures inside 200 bodies, and upstream statuses without a
   it('a rate-limit code inside a 200 is retried like a 429, writes included, then a 429 with Retry-After', async () => {
     const chat = await chatWith(upstream.url, { maxRetries: 1 }, slackTransient);
     const limited: Scripted = { ...slackFailure('ratelimited'), headers: { 'retry-after': '1' } };
-    upstream.answer(limited, { status: 200, body: { ok: true, channel: 'C1', ts: '1700000000.000100', message: { type: 'message', text: 'hi', ts: '1700000000.000100' } } });
+    upstream.answer(limited, {
+      status: 200,
+      body: { ok: true, channel: 'C1', ts: '1700000000.000100', message: { type: 'message', text: 'hi', ts: '1700000000.000100' } },
+    });
     const posted = await chat.messages.create({ channel: 'C1', text: 'hi' });
     expect(posted.result.text).toBe('hi');
     expect(upstream.hits).toHaveLength(2);
@@ -503,7 +525,10 @@ describe('transport: failures inside 200 bodies, and upstream statuses without a
     for (const status of [431, 413]) {
       upstream.answer({ status, body: `<html><body>${status}</body></html>` });
       const error = await rejectionOf(chat.users.list());
-      expect([error.status, error.toJSON()]).toEqual([status, { detail: `Upstream request failed with status ${status}`, error_code: `upstream_http_${status}` }]);
+      expect([error.status, error.toJSON()]).toEqual([
+        status,
+        { detail: `Upstream request failed with status ${status}`, error_code: `upstream_http_${status}` },
+      ]);
       expect(upstream.hits).toHaveLength(1);
     }
   });

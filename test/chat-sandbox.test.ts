@@ -1,11 +1,16 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SlackSandbox, startSandbox, type SandboxChannel, type SandboxMessage, type SlackSandboxOptions } from '../connectors/chat/sandbox/index.ts';
+import { type SlackSandbox, startSandbox, type SandboxChannel, type SandboxMessage, type SlackSandboxOptions } from '../connectors/chat/sandbox/index.ts';
 import { validateSlackRequest, validateSlackResponse } from './helpers/slack-openapi.ts';
 
 const TOKEN = 'xoxb-sandbox-test-0001';
 const WRITE_METHODS = new Set([
-  'conversations.create', 'conversations.rename', 'conversations.setTopic', 'conversations.setPurpose',
-  'chat.postMessage', 'chat.update', 'reactions.add',
+  'conversations.create',
+  'conversations.rename',
+  'conversations.setTopic',
+  'conversations.setPurpose',
+  'chat.postMessage',
+  'chat.update',
+  'reactions.add',
 ]);
 
 /** Each test gets its own sandbox on an ephemeral port, closed when the test ends. */
@@ -107,8 +112,7 @@ function channelWhere(sb: SlackSandbox, predicate: (c: SandboxChannel, member: b
   return found;
 }
 
-const memberChannel = (sb: SlackSandbox) =>
-  channelWhere(sb, (c, m) => c.kind === 'public_channel' && m && !c.is_archived && !c.is_general);
+const memberChannel = (sb: SlackSandbox) => channelWhere(sb, (c, m) => c.kind === 'public_channel' && m && !c.is_archived && !c.is_general);
 const outsiderChannel = (sb: SlackSandbox) => channelWhere(sb, (c, m) => c.kind === 'public_channel' && !m && !c.is_archived);
 const archivedChannel = (sb: SlackSandbox) => channelWhere(sb, (c, m) => c.is_archived && m);
 const hiddenPrivate = (sb: SlackSandbox) => channelWhere(sb, (c, m) => c.kind === 'private_channel' && !m);
@@ -152,10 +156,13 @@ describe('Slack sandbox: HTTP surface and auth', () => {
     await fails(sb, 'users.list', {}, 'invalid_auth', { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` });
     // Only the header authenticates; `token` is not even a declared parameter in the notoken spec.
     await fails(sb, 'users.list', { token: TOKEN }, 'not_authed', {
-      token: null, requestProblems: ['argument "token" is not a declared query parameter of users.list'],
+      token: null,
+      requestProblems: ['argument "token" is not a declared query parameter of users.list'],
     });
     await fails(sb, 'chat.postMessage', { token: TOKEN, channel: 'C1', text: 'x' }, 'not_authed', {
-      token: null, form: 'form', requestProblems: ['argument "token" is not a declared formData parameter of chat.postMessage'],
+      token: null,
+      form: 'form',
+      requestProblems: ['argument "token" is not a declared formData parameter of chat.postMessage'],
     });
   });
 
@@ -165,8 +172,14 @@ describe('Slack sandbox: HTTP surface and auth', () => {
     const bot = sb.data.users.find((user) => user.id === sb.botUserId)!;
     const identity = await ok(sb, 'auth.test');
     expect(identity).toEqual({
-      ok: true, url: `https://${team.domain}.slack.com/`, team: team.name, user: bot.name, team_id: team.id, user_id: bot.id,
-      bot_id: bot.profile.bot_id, is_enterprise_install: false,
+      ok: true,
+      url: `https://${team.domain}.slack.com/`,
+      team: team.name,
+      user: bot.name,
+      team_id: team.id,
+      user_id: bot.id,
+      bot_id: bot.profile.bot_id,
+      is_enterprise_install: false,
     });
     expect(await ok(sb, 'auth.test', {}, { form: 'form' })).toEqual(identity);
     await fails(sb, 'auth.test', {}, 'invalid_auth', { token: 'xoxb-wrong' });
@@ -268,8 +281,28 @@ describe('Slack sandbox: users', () => {
     const bot = all.members.find((u: { id: string }) => u.id === sb.botUserId);
     expect(bot).toMatchObject({ is_bot: true, deleted: false, is_app_user: false, profile: { bot_id: expect.stringMatching(/^B/) } });
     const person = all.members.find((u: { is_bot: boolean; deleted: boolean; id: string }) => !u.is_bot && !u.deleted && u.id !== 'USLACKBOT');
-    for (const field of ['id', 'team_id', 'name', 'deleted', 'color', 'real_name', 'tz', 'tz_label', 'tz_offset', 'profile', 'is_admin', 'is_owner',
-      'is_primary_owner', 'is_restricted', 'is_ultra_restricted', 'is_bot', 'is_app_user', 'updated', 'is_email_confirmed', 'who_can_share_contact_card']) {
+    for (const field of [
+      'id',
+      'team_id',
+      'name',
+      'deleted',
+      'color',
+      'real_name',
+      'tz',
+      'tz_label',
+      'tz_offset',
+      'profile',
+      'is_admin',
+      'is_owner',
+      'is_primary_owner',
+      'is_restricted',
+      'is_ultra_restricted',
+      'is_bot',
+      'is_app_user',
+      'updated',
+      'is_email_confirmed',
+      'who_can_share_contact_card',
+    ]) {
       expect(person).toHaveProperty(field);
     }
     expect(person.id).toMatch(/^U[A-Z0-9]{8,}$/);
@@ -310,7 +343,9 @@ describe('Slack sandbox: users', () => {
     // Pages of 200 follow each other by cursor however large the workspace (sorted array plus id index).
     let cursor = '';
     for (let i = 0; i < 10; i++) {
-      const res = await fetch(`${sb.url}/users.list?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const res = await fetch(`${sb.url}/users.list?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       const body = (await res.json()) as { members: unknown[]; response_metadata: { next_cursor: string } };
       expect(body.members).toHaveLength(200);
       cursor = body.response_metadata.next_cursor;
@@ -328,17 +363,46 @@ describe('Slack sandbox: conversations', () => {
     expect(publicOnly.channels.some((c: { is_archived: boolean }) => c.is_archived)).toBe(true);
     expect(publicOnly.channels.some((c: { is_member: boolean }) => !c.is_member)).toBe(true);
     const general = publicOnly.channels.find((c: { is_general: boolean }) => c.is_general);
-    for (const field of ['id', 'name', 'name_normalized', 'context_team_id', 'creator', 'parent_conversation', 'is_channel', 'is_group', 'is_im',
-      'is_mpim', 'is_private', 'is_archived', 'is_general', 'is_shared', 'is_org_shared', 'is_pending_ext_shared', 'is_ext_shared', 'is_member',
-      'is_thread_only', 'is_read_only', 'created', 'unlinked', 'updated', 'num_members', 'pending_shared', 'shared_team_ids',
-      'pending_connected_team_ids', 'previous_names', 'topic', 'purpose']) {
+    for (const field of [
+      'id',
+      'name',
+      'name_normalized',
+      'context_team_id',
+      'creator',
+      'parent_conversation',
+      'is_channel',
+      'is_group',
+      'is_im',
+      'is_mpim',
+      'is_private',
+      'is_archived',
+      'is_general',
+      'is_shared',
+      'is_org_shared',
+      'is_pending_ext_shared',
+      'is_ext_shared',
+      'is_member',
+      'is_thread_only',
+      'is_read_only',
+      'created',
+      'unlinked',
+      'updated',
+      'num_members',
+      'pending_shared',
+      'shared_team_ids',
+      'pending_connected_team_ids',
+      'previous_names',
+      'topic',
+      'purpose',
+    ]) {
       expect(general).toHaveProperty(field);
     }
     expect(general.id).toMatch(/^C[A-Z0-9]{8,}$/);
     expect(general.topic).toEqual({ value: expect.any(String), creator: expect.stringMatching(/^U/), last_set: expect.any(Number) });
 
     const everything = await ok(sb, 'conversations.list', { types: 'public_channel,private_channel,mpim,im', limit: 1000 });
-    const kinds = (c: { is_im: boolean; is_mpim?: boolean; is_private?: boolean }) => (c.is_im ? 'im' : c.is_mpim ? 'mpim' : c.is_private ? 'private' : 'public');
+    const kinds = (c: { is_im: boolean; is_mpim?: boolean; is_private?: boolean }) =>
+      c.is_im ? 'im' : c.is_mpim ? 'mpim' : c.is_private ? 'private' : 'public';
     expect(new Set(everything.channels.map(kinds))).toEqual(new Set(['im', 'mpim', 'private', 'public']));
     const listed = new Set(everything.channels.map((c: { id: string }) => c.id));
     // Private channels the bot is not in do not exist for its token.
@@ -381,8 +445,15 @@ describe('Slack sandbox: conversations', () => {
     const sb = await start();
     const created = await ok(sb, 'conversations.create', { name: 'launch-room_2' });
     expect(created.channel).toMatchObject({
-      name: 'launch-room_2', name_normalized: 'launch-room_2', is_private: false, is_member: true, creator: sb.botUserId,
-      is_archived: false, is_general: false, previous_names: [], topic: { value: '', creator: '', last_set: 0 },
+      name: 'launch-room_2',
+      name_normalized: 'launch-room_2',
+      is_private: false,
+      is_member: true,
+      creator: sb.botUserId,
+      is_archived: false,
+      is_general: false,
+      previous_names: [],
+      topic: { value: '', creator: '', last_set: 0 },
     });
     expect(created.channel.id).toMatch(/^C[A-Z0-9]{8,}$/);
     const secret = await ok(sb, 'conversations.create', { name: 'secret', is_private: true });
@@ -443,7 +514,10 @@ describe('Slack sandbox: conversations', () => {
     const history = await ok(sb, 'conversations.history', { channel: channel.id, limit: 2 });
     expect(history.messages.map((m: { subtype: string }) => m.subtype)).toEqual(['channel_purpose', 'channel_topic']);
 
-    for (const [method, arg] of [['conversations.setTopic', 'topic'], ['conversations.setPurpose', 'purpose']] as const) {
+    for (const [method, arg] of [
+      ['conversations.setTopic', 'topic'],
+      ['conversations.setPurpose', 'purpose'],
+    ] as const) {
       await fails(sb, method, { channel: channel.id, [arg]: 'x'.repeat(251) }, 'too_long');
       await fails(sb, method, { channel: 'C0NOPE1234', [arg]: 'x' }, 'channel_not_found');
       await fails(sb, method, { channel: archivedChannel(sb).id, [arg]: 'x' }, 'is_archived');
@@ -464,7 +538,12 @@ describe('Slack sandbox: history and threads', () => {
     expect(page.messages).toHaveLength(10);
     expect(page.has_more).toBe(true);
     expect(page).toMatchObject({ pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 });
-    expect(page.messages.map((m: { ts: string }) => m.ts)).toEqual(topLevel.slice(-10).reverse().map((m) => m.ts));
+    expect(page.messages.map((m: { ts: string }) => m.ts)).toEqual(
+      topLevel
+        .slice(-10)
+        .reverse()
+        .map((m) => m.ts),
+    );
     expect(Buffer.from(page.response_metadata.next_cursor, 'base64').toString()).toMatch(/^next_ts:\d+$/);
     for (const m of page.messages) expect(m.ts).toMatch(/^\d{10}\.\d{6}$/);
 
@@ -484,7 +563,9 @@ describe('Slack sandbox: history and threads', () => {
   it('conversations.history: oldest / latest / inclusive boundaries and errors', async () => {
     const sb = await start();
     const channel = memberChannel(sb);
-    const ts = messagesOf(sb, channel).filter((m) => !m.thread_ts || m.thread_ts === m.ts).map((m) => m.ts);
+    const ts = messagesOf(sb, channel)
+      .filter((m) => !m.thread_ts || m.thread_ts === m.ts)
+      .map((m) => m.ts);
     const [a, b, c, d] = [ts[10]!, ts[11]!, ts[12]!, ts[13]!];
     const exclusive = await ok(sb, 'conversations.history', { channel: channel.id, oldest: a, latest: d });
     expect(exclusive.messages.map((m: { ts: string }) => m.ts)).toEqual([c, b]);
@@ -493,7 +574,14 @@ describe('Slack sandbox: history and threads', () => {
     const inclusiveJson = await ok(sb, 'conversations.history', { channel: channel.id, oldest: a, latest: d, inclusive: '1', limit: 2 }, { form: 'form' });
     expect(inclusiveJson.messages.map((m: { ts: string }) => m.ts)).toEqual([d, c]);
     expect(inclusiveJson.has_more).toBe(true);
-    const rest = await ok(sb, 'conversations.history', { channel: channel.id, oldest: a, latest: d, inclusive: '1', limit: 2, cursor: inclusiveJson.response_metadata.next_cursor });
+    const rest = await ok(sb, 'conversations.history', {
+      channel: channel.id,
+      oldest: a,
+      latest: d,
+      inclusive: '1',
+      limit: 2,
+      cursor: inclusiveJson.response_metadata.next_cursor,
+    });
     expect(rest.messages.map((m: { ts: string }) => m.ts)).toEqual([b, a]);
     expect(rest.has_more).toBe(false);
 
@@ -528,8 +616,12 @@ describe('Slack sandbox: history and threads', () => {
     expect(thread.has_more).toBe(false);
     expect(thread.messages.map((m: { ts: string }) => m.ts)).toEqual([parent.ts, ...replies.map((r) => r.ts)]);
     expect(thread.messages[0]).toMatchObject({
-      ts: parent.ts, thread_ts: parent.ts, reply_count: replies.length, latest_reply: replies.at(-1)!.ts,
-      reply_users_count: new Set(replies.map((r) => r.user)).size, subscribed: false,
+      ts: parent.ts,
+      thread_ts: parent.ts,
+      reply_count: replies.length,
+      latest_reply: replies.at(-1)!.ts,
+      reply_users_count: new Set(replies.map((r) => r.user)).size,
+      subscribed: false,
     });
     for (const r of thread.messages.slice(1)) expect(r).toMatchObject({ thread_ts: parent.ts, parent_user_id: parent.user });
 
@@ -545,7 +637,13 @@ describe('Slack sandbox: history and threads', () => {
     expect(viaReply.messages[0].ts).toBe(parent.ts);
     const bounded = await ok(sb, 'conversations.replies', { channel: channel.id, ts: parent.ts, oldest: replies[0]!.ts });
     expect(bounded.messages.map((m: { ts: string }) => m.ts)).toEqual([parent.ts, ...replies.slice(1).map((r) => r.ts)]);
-    const boundedInclusive = await ok(sb, 'conversations.replies', { channel: channel.id, ts: parent.ts, oldest: replies[0]!.ts, latest: replies[1]!.ts, inclusive: true });
+    const boundedInclusive = await ok(sb, 'conversations.replies', {
+      channel: channel.id,
+      ts: parent.ts,
+      oldest: replies[0]!.ts,
+      latest: replies[1]!.ts,
+      inclusive: true,
+    });
     expect(boundedInclusive.messages.map((m: { ts: string }) => m.ts)).toEqual([parent.ts, replies[0]!.ts, replies[1]!.ts]);
 
     await fails(sb, 'conversations.replies', { channel: channel.id }, 'thread_not_found');
@@ -569,7 +667,11 @@ describe('Slack sandbox: posting, editing, reacting', () => {
     expect(posted.ts).toMatch(/^\d{10}\.\d{6}$/);
     expect(Number(posted.ts)).toBeGreaterThan(newest);
     expect(posted.message).toMatchObject({
-      type: 'message', text: 'Ship it *today*', user: sb.botUserId, ts: posted.ts, bot_id: expect.stringMatching(/^B/),
+      type: 'message',
+      text: 'Ship it *today*',
+      user: sb.botUserId,
+      ts: posted.ts,
+      bot_id: expect.stringMatching(/^B/),
       bot_profile: { id: expect.stringMatching(/^B/), app_id: expect.stringMatching(/^A/) },
     });
     expect((await ok(sb, 'conversations.history', { channel: channel.id, limit: 1 })).messages[0].ts).toBe(posted.ts);
@@ -579,7 +681,12 @@ describe('Slack sandbox: posting, editing, reacting', () => {
     const history = await ok(sb, 'conversations.history', { channel: channel.id, limit: 1 });
     expect(history.messages[0]).toMatchObject({ ts: posted.ts, reply_count: 1, latest_reply: reply.ts, reply_users: [sb.botUserId] });
 
-    const broadcast = await ok(sb, 'chat.postMessage', { channel: channel.id, text: 'for everyone', thread_ts: posted.ts, reply_broadcast: 'true' }, { form: 'form' });
+    const broadcast = await ok(
+      sb,
+      'chat.postMessage',
+      { channel: channel.id, text: 'for everyone', thread_ts: posted.ts, reply_broadcast: 'true' },
+      { form: 'form' },
+    );
     expect(broadcast.message.subtype).toBe('thread_broadcast');
     const after = await ok(sb, 'conversations.history', { channel: channel.id, limit: 2 });
     expect(after.messages.map((m: { ts: string }) => m.ts)).toEqual([broadcast.ts, posted.ts]);
@@ -611,7 +718,7 @@ describe('Slack sandbox: posting, editing, reacting', () => {
     expect((await ok(sb, 'chat.postMessage', { channel: channel.id, text: 'x'.repeat(40_000) })).message.text).toHaveLength(40_000);
   });
 
-  it('chat.update: edits the bot\'s own message, and its errors', async () => {
+  it("chat.update: edits the bot's own message, and its errors", async () => {
     const sb = await start();
     const channel = memberChannel(sb);
     const posted = await ok(sb, 'chat.postMessage', { channel: channel.id, text: 'draft' });
@@ -649,8 +756,12 @@ describe('Slack sandbox: posting, editing, reacting', () => {
     await ok(sb, 'reactions.add', { channel: channel.id, timestamp: reply.ts, name: 'rocket' });
 
     await fails(sb, 'reactions.add', { channel: channel.id, timestamp: theirs.ts, name: 'not_an_emoji' }, 'invalid_name');
-    await fails(sb, 'reactions.add', { timestamp: theirs.ts, name: 'tada' }, 'no_item_specified', { requestProblems: ['required argument "channel" is missing'] });
-    await fails(sb, 'reactions.add', { channel: channel.id, name: 'tada' }, 'no_item_specified', { requestProblems: ['required argument "timestamp" is missing'] });
+    await fails(sb, 'reactions.add', { timestamp: theirs.ts, name: 'tada' }, 'no_item_specified', {
+      requestProblems: ['required argument "channel" is missing'],
+    });
+    await fails(sb, 'reactions.add', { channel: channel.id, name: 'tada' }, 'no_item_specified', {
+      requestProblems: ['required argument "timestamp" is missing'],
+    });
     await fails(sb, 'reactions.add', { channel: channel.id, timestamp: 'yesterday', name: 'tada' }, 'bad_timestamp');
     await fails(sb, 'reactions.add', { channel: channel.id, timestamp: '1000000000.000001', name: 'tada' }, 'message_not_found');
     await fails(sb, 'reactions.add', { channel: 'C0NOPE1234', timestamp: theirs.ts, name: 'tada' }, 'channel_not_found');
@@ -676,9 +787,17 @@ describe('Slack sandbox: faults', () => {
     const fault = { method: 'conversations.list', status: 429, retryAfter: 3 };
     const unauthorised = await fetch(faultsUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
     expect(unauthorised.status).toBe(401);
-    const bad = await fetch(faultsUrl, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"method":"x","status":200}' });
+    const bad = await fetch(faultsUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"method":"x","status":200}',
+    });
     expect(bad.status).toBe(400);
-    const res = await fetch(faultsUrl, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+    const res = await fetch(faultsUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(fault),
+    });
     expect([res.status, await res.json()]).toEqual([200, { ok: true }]);
     const limited = await call(sb, 'conversations.list');
     expect([limited.status, limited.headers.get('retry-after'), limited.body]).toEqual([429, '3', { ok: false, error: 'ratelimited' }]);

@@ -36,7 +36,9 @@ describe('PLUGBOARD_PUBLIC_URL', () => {
 
   it('a HOST the default cannot be built from is refused, pointing at PLUGBOARD_PUBLIC_URL', () => {
     expect(() => configFromEnv({ HOST: 'bad host' })).toThrow(ConfigurationError);
-    expect(() => configFromEnv({ HOST: 'bad host' })).toThrow(/^PLUGBOARD_PUBLIC_URL is unset and its default built from HOST and PORT, "http:\/\/bad host:8080", is not a URL: set PLUGBOARD_PUBLIC_URL$/);
+    expect(() => configFromEnv({ HOST: 'bad host' })).toThrow(
+      /^PLUGBOARD_PUBLIC_URL is unset and its default built from HOST and PORT, "http:\/\/bad host:8080", is not a URL: set PLUGBOARD_PUBLIC_URL$/,
+    );
   });
 });
 
@@ -69,7 +71,9 @@ describe('PLUGBOARD_<TYPE>_BASE_URL', () => {
   it('refuses two types that would read one variable', () => {
     const baseUrls = configFromEnv({}).baseUrls;
     expect(() => baseUrls(['file-storage', 'file_storage'])).toThrow(ConfigurationError);
-    expect(() => baseUrls(['file-storage', 'file_storage'])).toThrow(/^connector types "file-storage" and "file_storage" would share PLUGBOARD_FILE_STORAGE_BASE_URL: rename one of them$/);
+    expect(() => baseUrls(['file-storage', 'file_storage'])).toThrow(
+      /^connector types "file-storage" and "file_storage" would share PLUGBOARD_FILE_STORAGE_BASE_URL: rename one of them$/,
+    );
   });
 });
 

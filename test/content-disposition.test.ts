@@ -7,13 +7,13 @@ describe('fileNameFromDisposition', () => {
     [undefined, null],
     ['attachment', null],
     ['attachment; filename="report.pdf"', 'report.pdf'],
-    ["attachment; filename=\"r.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf", 'résumé.pdf'],
+    ['attachment; filename="r.pdf"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.pdf', 'résumé.pdf'],
   ])('reads %o as %o', (header, name) => {
     expect(fileNameFromDisposition(header)).toBe(name);
   });
 
   it.each([
-    ["attachment; filename=\"plain.txt\"; filename*=UTF-8''%E0%A4%A", 'plain.txt'],
+    ['attachment; filename="plain.txt"; filename*=UTF-8\'\'%E0%A4%A', 'plain.txt'],
     ["attachment; filename*=UTF-8''%E0%A4%A; filename=plain.txt", 'plain.txt'],
     ["attachment; filename*=UTF-8''%ZZ", null],
     ["attachment; filename*=UTF-8''%ED%A0%80", null],

@@ -72,16 +72,28 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
     expect(users.result).toHaveLength(5);
     await expectSame('chat', { entity: 'users', action: 'list', params: { limit: 5, cursor: users.connector_metadata.next_cursor } });
     await expectSame('chat', { entity: 'users', action: 'get', params: { user: users.result[1].id } });
-    const channels = await expectSame('chat', { entity: 'channels', action: 'list', params: { limit: 100, types: 'public_channel,private_channel', exclude_archived: true } });
+    const channels = await expectSame('chat', {
+      entity: 'channels',
+      action: 'list',
+      params: { limit: 100, types: 'public_channel,private_channel', exclude_archived: true },
+    });
     const channel = channels.result.find((c: { is_member: boolean; is_general: boolean }) => c.is_member && !c.is_general).id;
     await expectSame('chat', { entity: 'channels', action: 'get', params: { channel } });
     const created = await expectSame('chat', { entity: 'channels', action: 'create', params: { name: 'contract-room', is_private: false } });
     await expectSame('chat', { entity: 'channels', action: 'update', params: { channel: created.result.id, name: 'contract-room-2' } });
     const history = await expectSame('chat', { entity: 'channel_messages', action: 'list', params: { channel, limit: 10 } });
-    await expectSame('chat', { entity: 'channel_messages', action: 'list', params: { channel, limit: 10, cursor: history.connector_metadata.next_cursor, inclusive: true } });
+    await expectSame('chat', {
+      entity: 'channel_messages',
+      action: 'list',
+      params: { channel, limit: 10, cursor: history.connector_metadata.next_cursor, inclusive: true },
+    });
     const posted = await expectSame('chat', { entity: 'messages', action: 'create', params: { channel, text: 'same either way', unfurl_links: false } });
     expect(posted.result.text).toBe('same either way');
-    await expectSame('chat', { entity: 'messages', action: 'create', params: { channel, text: 'a reply', thread_ts: posted.result.ts, reply_broadcast: true } });
+    await expectSame('chat', {
+      entity: 'messages',
+      action: 'create',
+      params: { channel, text: 'a reply', thread_ts: posted.result.ts, reply_broadcast: true },
+    });
     await expectSame('chat', { entity: 'threads', action: 'list', params: { channel, ts: posted.result.ts } });
     await expectSame('chat', { entity: 'messages', action: 'update', params: { channel, ts: posted.result.ts, text: 'edited' } });
     await expectSame('chat', { entity: 'channel_topics', action: 'create', params: { channel, topic: 'Contract tests' } });
@@ -97,7 +109,11 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
 
   it('every file-storage operation, downloads included', async () => {
     const files = await expectSame('files', { entity: 'files', action: 'list', params: { pageSize: 10, q: 'trashed = false' } });
-    await expectSame('files', { entity: 'files', action: 'list', params: { pageSize: 10, q: 'trashed = false', pageToken: files.connector_metadata.nextPageToken } });
+    await expectSame('files', {
+      entity: 'files',
+      action: 'list',
+      params: { pageSize: 10, q: 'trashed = false', pageToken: files.connector_metadata.nextPageToken },
+    });
     await expectSame('files', { entity: 'files', action: 'get', params: { fileId: files.result[0].id } });
     const fileId = fx.driveSandbox.largeFileId!;
     const download = await expectSame('files', { entity: 'files', action: 'download', params: { fileId, alt: 'media' } });
@@ -117,7 +133,11 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
     const comment = comments.result.find((c: { replies: unknown[] | null }) => (c.replies?.length ?? 0) > 0);
     await expectSame('files', { entity: 'comments', action: 'get', params: { fileId: fixtures.commentedFileId, commentId: comment.id } });
     const replies = await expectSame('files', { entity: 'replies', action: 'list', params: { fileId: fixtures.commentedFileId, commentId: comment.id } });
-    await expectSame('files', { entity: 'replies', action: 'get', params: { fileId: fixtures.commentedFileId, commentId: comment.id, replyId: replies.result[0].id } });
+    await expectSame('files', {
+      entity: 'replies',
+      action: 'get',
+      params: { fileId: fixtures.commentedFileId, commentId: comment.id, replyId: replies.result[0].id },
+    });
     const revisions = await expectSame('files', { entity: 'revisions', action: 'list', params: { fileId: fixtures.revisionsFileId } });
     await expectSame('files', { entity: 'revisions', action: 'get', params: { fileId: fixtures.revisionsFileId, revisionId: revisions.result[0].id } });
     await expectSame('files', { entity: 'changes', action: 'list', params: { pageToken: '1', pageSize: 5 } });
@@ -148,7 +168,11 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
     await fx.restart();
     const before = fx.logs.length;
     expect((await hosted.chat.execute({ entity: 'users', action: 'list', params: { limit: 1 } })).status).toBe('success');
-    const statuses = fx.logs.slice(before).map((line) => JSON.parse(line) as { path: string; status: number }).filter((l) => l.path?.endsWith('/execute')).map((l) => l.status);
+    const statuses = fx.logs
+      .slice(before)
+      .map((line) => JSON.parse(line) as { path: string; status: number })
+      .filter((l) => l.path?.endsWith('/execute'))
+      .map((l) => l.status);
     expect(statuses).toEqual([401, 200]);
   });
 });

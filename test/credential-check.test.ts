@@ -23,21 +23,34 @@ const LONG_RETRY_AFTER = 120;
 
 describe('the check as declared', () => {
   const register = async (definition: ConnectorDefinition) => (await createRuntime({ builtins: false })).registerConnector(definition);
-  const refusal = (definition: ConnectorDefinition) => register(definition).then(() => '', (error: Error) => error.message);
+  const refusal = (definition: ConnectorDefinition) =>
+    register(definition).then(
+      () => '',
+      (error: Error) => error.message,
+    );
   const weatherChecking = (check: unknown): ConnectorDefinition => ({ ...weather, check: check as CredentialCheck });
 
   it('names a read action of the connector, with params its schema accepts and codes that are no rate limit', async () => {
     expect(await refusal(weatherChecking('stations.list'))).toMatch(/`check` must be an object/);
-    expect(await refusal(weatherChecking({ entity: 'stations', action: 'update', rejectedCodes: ['bad_key'] }))).toMatch(/names stations\.update, which is not a declared action/);
+    expect(await refusal(weatherChecking({ entity: 'stations', action: 'update', rejectedCodes: ['bad_key'] }))).toMatch(
+      /names stations\.update, which is not a declared action/,
+    );
     expect(await refusal(weatherChecking({ entity: 'stations', action: 'list', rejectedCodes: [] }))).toMatch(/`check\.rejectedCodes` must list/);
-    expect(await refusal(weatherChecking({ entity: 'stations', action: 'get', rejectedCodes: ['bad_key'] }))).toMatch(/check params do not fit stations\.get: .*id/);
-    expect(await refusal(weatherChecking({ entity: 'stations', action: 'get', params: { id: 's1', units: 'C' }, rejectedCodes: ['bad_key'] }))).toMatch(/check params do not fit/);
+    expect(await refusal(weatherChecking({ entity: 'stations', action: 'get', rejectedCodes: ['bad_key'] }))).toMatch(
+      /check params do not fit stations\.get: .*id/,
+    );
+    expect(await refusal(weatherChecking({ entity: 'stations', action: 'get', params: { id: 's1', units: 'C' }, rejectedCodes: ['bad_key'] }))).toMatch(
+      /check params do not fit/,
+    );
     const limited = { ...weather.transport, errors: { ...weather.transport.errors, rateLimitCodes: ['slow_down'] } };
     expect(await refusal({ ...weatherChecking({ entity: 'stations', action: 'list', rejectedCodes: ['bad_key', 'slow_down'] }), transport: limited })).toMatch(
       /lists slow_down, declared in transport\.errors as a rate limit/,
     );
     // A write, a download or a hosted-only search would change something, stream bytes or call nobody.
-    for (const [entity, action] of [['messages', 'create'], ['users', 'search']] as const) {
+    for (const [entity, action] of [
+      ['messages', 'create'],
+      ['users', 'search'],
+    ] as const) {
       expect(await refusal({ ...chatConnector, check: { entity, action, rejectedCodes: ['invalid_auth'] } })).toMatch(/must name a read action/);
     }
     const download: CredentialCheck = { entity: 'files', action: 'download', params: { fileId: 'f', alt: 'media' }, rejectedCodes: ['authError'] };
@@ -112,7 +125,8 @@ describe.each(BACKENDS)('hosted creation checks the credentials, on %s', (backen
   const json = (response: { body: string }) => JSON.parse(response.body);
   const create = (type: string, credentials: Record<string, string>, externalUserId: string) =>
     fx.http.post('v1/integrations/connectors', { headers: bearer(scoped), json: { external_user_id: externalUserId, connector_type: type, credentials } });
-  const stored = async (externalUserId: string) => json(await fx.http.get(`api/v1/integrations/connectors?external_user_id=${externalUserId}`, { headers: bearer(scoped) })).data;
+  const stored = async (externalUserId: string) =>
+    json(await fx.http.get(`api/v1/integrations/connectors?external_user_id=${externalUserId}`, { headers: bearer(scoped) })).data;
 
   it('a refused credential is a 400 credentials_rejected and nothing is stored; the right one then makes the connector', async () => {
     for (const type of TYPES) {
@@ -126,15 +140,26 @@ describe.each(BACKENDS)('hosted creation checks the credentials, on %s', (backen
     expect(fx.chatSandbox.requests.filter((entry) => entry.method === 'auth.test')).toHaveLength(2);
     // The hosted variant checks the credentials the server holds.
     const runtime = await createRuntime();
-    const server = { external_user_id: 'refused', workspace_name: 'checked-credentials', client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url };
+    const server = {
+      external_user_id: 'refused',
+      workspace_name: 'checked-credentials',
+      client_id: fx.clientId,
+      client_secret: fx.clientSecret,
+      server_url: fx.server.url,
+    };
     for (const type of TYPES) expect(await runtime.connector(type, server).checkCredentials()).toBe('accepted');
   });
 
   it('an embedded source is checked the same way', async () => {
     const operator = await fx.operatorToken();
-    const template = json(await fx.http.post('api/v1/integrations/templates/sources', { headers: bearer(operator), json: { name: 'Slack', connector_type: 'chat' } }));
+    const template = json(
+      await fx.http.post('api/v1/integrations/templates/sources', { headers: bearer(operator), json: { name: 'Slack', connector_type: 'chat' } }),
+    );
     const source = (credentials: Record<string, string>) =>
-      fx.http.post('api/v1/embedded/sources', { headers: bearer(scoped), json: { source_template_id: template.id, name: 'My Slack', credentials, external_user_id: 'embedded' } });
+      fx.http.post('api/v1/embedded/sources', {
+        headers: bearer(scoped),
+        json: { source_template_id: template.id, name: 'My Slack', credentials, external_user_id: 'embedded' },
+      });
     const refused = await source(WRONG.chat);
     expect([refused.statusCode, json(refused)]).toEqual([400, REJECTED]);
     expect(await stored('embedded')).toEqual([]);

@@ -30,24 +30,21 @@ describe('preparePrivateDirectory', () => {
     expect(mode(join(root, 'a', 'data'))).toBe('700');
   });
 
-  it.each([
-    [[]],
-    [['plugboard.db', 'plugboard.db-wal', 'plugboard.db-shm', 'data-keys.json']],
-    [['data-keys.json', 'data-keys.json.4242.0a1b2c3d']],
-  ])('narrows an existing directory holding only its own files %o', (files) => {
-    const dir = existingDir(files);
-    preparePrivateDirectory(dir);
-    expect(mode(dir)).toBe('700');
-  });
+  it.each([[[]], [['plugboard.db', 'plugboard.db-wal', 'plugboard.db-shm', 'data-keys.json']], [['data-keys.json', 'data-keys.json.4242.0a1b2c3d']]])(
+    'narrows an existing directory holding only its own files %o',
+    (files) => {
+      const dir = existingDir(files);
+      preparePrivateDirectory(dir);
+      expect(mode(dir)).toBe('700');
+    },
+  );
 
-  it.each([
-    [['plugboard.db', 'notes.txt']],
-    [['.git']],
-    [['plugboard.db.bak']],
-    [['data-keys.json.old']],
-  ])('leaves the mode of a directory holding something else alone %o', (files) => {
-    const dir = existingDir(files);
-    preparePrivateDirectory(dir);
-    expect(mode(dir)).toBe('755');
-  });
+  it.each([[['plugboard.db', 'notes.txt']], [['.git']], [['plugboard.db.bak']], [['data-keys.json.old']]])(
+    'leaves the mode of a directory holding something else alone %o',
+    (files) => {
+      const dir = existingDir(files);
+      preparePrivateDirectory(dir);
+      expect(mode(dir)).toBe('755');
+    },
+  );
 });

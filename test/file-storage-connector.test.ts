@@ -63,7 +63,11 @@ async function firstFile(q: string) {
 
 /** A file with comments, and one of its comments with replies. */
 async function commentedFile() {
-  for await (const file of fx.drive.paginate({ entity: 'files', action: 'list', params: { q: "trashed = false and mimeType != 'application/vnd.google-apps.folder'" } })) {
+  for await (const file of fx.drive.paginate({
+    entity: 'files',
+    action: 'list',
+    params: { q: "trashed = false and mimeType != 'application/vnd.google-apps.folder'" },
+  })) {
     const comments = await fx.drive.comments.list({ fileId: file.id });
     const withReplies = comments.result.find((c) => (c.replies?.length ?? 0) > 0);
     if (withReplies) return { file, comments, comment: withReplies };
@@ -88,10 +92,15 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     expect(names).toEqual([...names].sort().reverse());
 
     const slim = await fx.drive.files.list({ pageSize: 3, fields: 'nextPageToken,files(id,name)' });
-    expect(Object.keys(slim.result[0]!).filter((k) => slim.result[0]![k] !== null).sort()).toEqual(['id', 'name']);
+    expect(
+      Object.keys(slim.result[0]!)
+        .filter((k) => slim.result[0]![k] !== null)
+        .sort(),
+    ).toEqual(['id', 'name']);
 
     const ids: string[] = [];
-    for await (const file of fx.drive.paginate({ entity: 'files', action: 'list', params: { pageSize: 7, fields: 'nextPageToken,files(id)' } })) ids.push(file.id);
+    for await (const file of fx.drive.paginate({ entity: 'files', action: 'list', params: { pageSize: 7, fields: 'nextPageToken,files(id)' } }))
+      ids.push(file.id);
     expect(new Set(ids).size).toBe(ids.length);
     const all = await fx.drive.files.list({ pageSize: 1000, fields: 'nextPageToken,files(id)' });
     expect(ids.length).toBe(all.result.length);
@@ -207,7 +216,9 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     const csv = await collect(await fx.drive.files_export.download({ fileId: sheet.id, mimeType: 'text/csv' }));
     expect(csv.toString()).toContain(',');
 
-    const unsupported = await rejectionOf(fx.drive.files_export.download({ fileId: sheet.id, mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' }));
+    const unsupported = await rejectionOf(
+      fx.drive.files_export.download({ fileId: sheet.id, mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' }),
+    );
     expect(unsupported.status).toBe(400);
 
     const huge = fx.sandbox.data.files.find((f) => f.mimeType === GOOGLE_DOC && (f.exportBytes ?? 0) > 10 * 1024 * 1024);
@@ -248,9 +259,15 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     expect(Object.keys(drives.connector_metadata)).toEqual(['nextPageToken']);
     expectRecords('drives', 'list', drives.result);
     // Drive's default answer is kind, id and name; the connector asks for every field.
-    for (const drive of drives.result) expect(drive).toMatchObject({ name: expect.any(String), createdTime: expect.any(String), capabilities: expect.any(Object) });
+    for (const drive of drives.result)
+      expect(drive).toMatchObject({ name: expect.any(String), createdTime: expect.any(String), capabilities: expect.any(Object) });
     const one = await fx.drive.drives.get({ driveId: drives.result[0]!.id });
-    expect(one.result).toMatchObject({ id: drives.result[0]!.id, name: drives.result[0]!.name, createdTime: expect.any(String), restrictions: expect.any(Object) });
+    expect(one.result).toMatchObject({
+      id: drives.result[0]!.id,
+      name: drives.result[0]!.name,
+      createdTime: expect.any(String),
+      restrictions: expect.any(Object),
+    });
     expectRecords('drives', 'get', one.result);
     const first = await fx.drive.drives.list({ pageSize: 1 });
     expect(first.result).toHaveLength(1);
@@ -300,7 +317,12 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     expectRecords('revisions', 'list', revisions.result);
     // Drive's default answer is kind, id, mimeType and modifiedTime; the connector asks for every field.
     for (const revision of revisions.result) {
-      expect(revision).toMatchObject({ size: expect.stringMatching(/^\d+$/), md5Checksum: expect.stringMatching(/^[0-9a-f]{32}$/), lastModifyingUser: expect.any(Object), keepForever: expect.any(Boolean) });
+      expect(revision).toMatchObject({
+        size: expect.stringMatching(/^\d+$/),
+        md5Checksum: expect.stringMatching(/^[0-9a-f]{32}$/),
+        lastModifyingUser: expect.any(Object),
+        keepForever: expect.any(Boolean),
+      });
     }
     const one = await fx.drive.revisions.get({ fileId, revisionId: revisions.result[0]!.id });
     expect(one.result).toMatchObject({ id: revisions.result[0]!.id, size: revisions.result[0]!.size, md5Checksum: revisions.result[0]!.md5Checksum });
@@ -318,7 +340,14 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     const changes = await fx.drive.changes.list({ pageToken: '1', pageSize: 1000 });
     const withFile = changes.result.filter((c) => c.file);
     expect(withFile.length).toBeGreaterThan(0);
-    for (const change of withFile) expect(change.file).toMatchObject({ id: change.fileId, name: expect.any(String), mimeType: expect.any(String), modifiedTime: expect.any(String), owners: expect.any(Array) });
+    for (const change of withFile)
+      expect(change.file).toMatchObject({
+        id: change.fileId,
+        name: expect.any(String),
+        mimeType: expect.any(String),
+        modifiedTime: expect.any(String),
+        owners: expect.any(Array),
+      });
     let token: string | null = '1';
     let last: typeof page | undefined;
     for (let pages = 0; token && pages < 1000; pages += 1) {
@@ -368,7 +397,12 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
 
   it('a 403 that is not a rate limit is not retried', async () => {
     const before = fx.sandbox.requests.length;
-    fx.sandbox.addFault({ path: '/drive/v3/drives', status: 403, reason: 'insufficientFilePermissions', message: 'The user does not have sufficient permissions for this file.' });
+    fx.sandbox.addFault({
+      path: '/drive/v3/drives',
+      status: 403,
+      reason: 'insufficientFilePermissions',
+      message: 'The user does not have sufficient permissions for this file.',
+    });
     const error = await rejectionOf(fx.drive.drives.list());
     expect([error.status, error.error_code]).toEqual([403, 'insufficientFilePermissions']);
     expect(sent(before, '/drive/v3/drives')).toHaveLength(1);
@@ -454,11 +488,20 @@ describe('file-storage params and limits', () => {
   const raw = (request: Record<string, unknown>) => fx.drive.execute(request as never);
 
   it('pageSize ranges: 1-1000 for files, revisions, changes; 1-100 for drives, permissions, comments, replies', async () => {
-    for (const [entity, params] of [['files', {}], ['revisions', { fileId: 'f' }], ['changes', { pageToken: '1' }]] as const) {
+    for (const [entity, params] of [
+      ['files', {}],
+      ['revisions', { fileId: 'f' }],
+      ['changes', { pageToken: '1' }],
+    ] as const) {
       await issuesOf(raw({ entity, action: 'list', params: { ...params, pageSize: 1001 } }));
       await issuesOf(raw({ entity, action: 'list', params: { ...params, pageSize: 0 } }));
     }
-    for (const [entity, params] of [['drives', {}], ['permissions', { fileId: 'f' }], ['comments', { fileId: 'f' }], ['replies', { fileId: 'f', commentId: 'c' }]] as const) {
+    for (const [entity, params] of [
+      ['drives', {}],
+      ['permissions', { fileId: 'f' }],
+      ['comments', { fileId: 'f' }],
+      ['replies', { fileId: 'f', commentId: 'c' }],
+    ] as const) {
       const [issue] = await issuesOf(raw({ entity, action: 'list', params: { ...params, pageSize: 101 } }));
       expect(issue).toMatchObject({ loc: ['body', 'params', 'pageSize'], msg: 'ensure this value is less than or equal to 100' });
     }
@@ -487,7 +530,11 @@ describe('file-storage params and limits', () => {
     expect(allDrives).toContainEqual({ loc: ['body', 'params', 'includeItemsFromAllDrives'], msg: 'field required', type: 'value_error.missing' });
     expect(allDrives).toContainEqual({ loc: ['body', 'params'], msg: 'corpora=allDrives needs includeItemsFromAllDrives=true', type: 'value_error.if' });
     const notTrue = await issuesOf(fx.drive.files.list({ corpora: 'allDrives', includeItemsFromAllDrives: false }));
-    expect(notTrue).toContainEqual({ loc: ['body', 'params', 'includeItemsFromAllDrives'], msg: 'must be true with corpora=allDrives (Drive refuses the call otherwise)', type: 'value_error.const' });
+    expect(notTrue).toContainEqual({
+      loc: ['body', 'params', 'includeItemsFromAllDrives'],
+      msg: 'must be true with corpora=allDrives (Drive refuses the call otherwise)',
+      type: 'value_error.const',
+    });
     const drive = await issuesOf(fx.drive.files.list({ corpora: 'drive', includeItemsFromAllDrives: true }));
     expect(drive).toContainEqual({ loc: ['body', 'params', 'driveId'], msg: 'field required', type: 'value_error.missing' });
     const driveId = fx.sandbox.data.fixtures.sharedDriveId;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DriveSandbox,
+  type DriveSandbox,
   EXPORT_SIZE_LIMIT,
   startSandbox,
   type DriveSandboxFixtures,
@@ -137,7 +137,11 @@ describe('authentication and control endpoints', () => {
     expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
     const fault = { path: '/drive/v3/about', status: 503 };
     const post = (auth: string | null, body: unknown) =>
-      fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body: JSON.stringify(body) });
+      fetch(`${sb.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+        body: JSON.stringify(body),
+      });
     expect((await post(null, fault)).status).toBe(401);
     expect((await post(`Bearer ${TOKEN}`, { path: 'x', status: 200 })).status).toBe(400);
     expect((await post(`Bearer ${TOKEN}`, fault)).status).toBe(200);
@@ -267,7 +271,9 @@ describe('files.list', () => {
     const combined = await names(`(mimeType = '${DOC}' or mimeType = '${SHEET}') and not name contains 'budget' and trashed = false`);
     expect(combined).toContain('Quarterly plan');
     expect(combined).not.toContain('Budget 2024');
-    const expected = sb.data.files.filter((f) => !f.driveId && !f.trashed && (f.mimeType === DOC || f.mimeType === SHEET) && !/(^|[^a-z0-9])budget/i.test(f.name));
+    const expected = sb.data.files.filter(
+      (f) => !f.driveId && !f.trashed && (f.mimeType === DOC || f.mimeType === SHEET) && !/(^|[^a-z0-9])budget/i.test(f.name),
+    );
     expect(combined.sort()).toEqual(expected.map((f) => f.name).sort());
     expect(await names(`NOT trashed = true AND name = 'Budget 2024' OR name = 'notes.txt'`)).toEqual(expect.arrayContaining(['Budget 2024', 'notes.txt']));
   });
@@ -310,16 +316,37 @@ describe('files.list', () => {
     const drive = fx.sharedDriveId;
     const noCorpora = await call(FILES, {}, { driveId: drive, includeItemsFromAllDrives: true, supportsAllDrives: true });
     expectError(noCorpora, 400, 'teamDriveIdRequiresTeamDriveCorpora', 'The driveId parameter must be specified if and only if corpora is set to drive.');
-    expectError(await call(FILES, {}, { corpora: 'drive', includeItemsFromAllDrives: true, supportsAllDrives: true }), 400, 'teamDriveIdRequiresTeamDriveCorpora');
+    expectError(
+      await call(FILES, {}, { corpora: 'drive', includeItemsFromAllDrives: true, supportsAllDrives: true }),
+      400,
+      'teamDriveIdRequiresTeamDriveCorpora',
+    );
     const driveMessage = 'The includeItemsFromAllDrives parameter must be set to true when driveId is specified or corpora contains drive or allDrives.';
     expectError(await call(FILES, {}, { corpora: 'drive', driveId: drive, supportsAllDrives: true }), 403, 'forbidden', driveMessage);
     expectError(await call(FILES, {}, { corpora: 'allDrives' }), 403, 'forbidden', driveMessage);
     expectError(await call(FILES, {}, { corpora: 'allDrives', includeItemsFromAllDrives: false, supportsAllDrives: true }), 403, 'forbidden', driveMessage);
-    const all = await call(FILES, {}, { corpora: 'allDrives', includeItemsFromAllDrives: true, supportsAllDrives: true, pageSize: 1000, fields: 'files(id,driveId)' });
+    const all = await call(
+      FILES,
+      {},
+      { corpora: 'allDrives', includeItemsFromAllDrives: true, supportsAllDrives: true, pageSize: 1000, fields: 'files(id,driveId)' },
+    );
     expect(all.body.files.some((f: { driveId?: string }) => f.driveId === drive)).toBe(true);
-    expectError(await call(FILES, {}, { corpora: 'drive', driveId: drive, includeItemsFromAllDrives: true }), 404, 'notFound', `Shared drive not found: ${drive}`);
-    expectError(await call(FILES, {}, { corpora: 'drive', driveId: '0AnopeUk9PVA', includeItemsFromAllDrives: true, supportsAllDrives: true }), 404, 'notFound');
-    const inDrive = await call(FILES, {}, { corpora: 'drive', driveId: drive, includeItemsFromAllDrives: true, supportsAllDrives: true, pageSize: 1000, fields: 'files(id,driveId)' });
+    expectError(
+      await call(FILES, {}, { corpora: 'drive', driveId: drive, includeItemsFromAllDrives: true }),
+      404,
+      'notFound',
+      `Shared drive not found: ${drive}`,
+    );
+    expectError(
+      await call(FILES, {}, { corpora: 'drive', driveId: '0AnopeUk9PVA', includeItemsFromAllDrives: true, supportsAllDrives: true }),
+      404,
+      'notFound',
+    );
+    const inDrive = await call(
+      FILES,
+      {},
+      { corpora: 'drive', driveId: drive, includeItemsFromAllDrives: true, supportsAllDrives: true, pageSize: 1000, fields: 'files(id,driveId)' },
+    );
     expect(inDrive.body.files.length).toBe(sb.data.files.filter((f) => f.driveId === drive).length);
     expect(inDrive.body.files.every((f: { driveId: string }) => f.driveId === drive)).toBe(true);
     expectError(await call(FILES, {}, { corpora: 'everything' }), 400, 'invalid');
@@ -334,7 +361,14 @@ describe('partial responses (fields)', () => {
   it('selects with *, lists, paths and nested sub-selections', async () => {
     const full = await call(FILE, { fileId: fx.binaryFileId }, { fields: '*' });
     expect(full.status).toBe(200);
-    expect(full.body).toMatchObject({ kind: 'drive#file', id: fx.binaryFileId, mimeType: 'application/pdf', size: '1234567', ownedByMe: true, headRevisionId: expect.any(String) });
+    expect(full.body).toMatchObject({
+      kind: 'drive#file',
+      id: fx.binaryFileId,
+      mimeType: 'application/pdf',
+      size: '1234567',
+      ownedByMe: true,
+      headRevisionId: expect.any(String),
+    });
     expect(full.body.md5Checksum).toBe(createHash('md5').update(sb.contentOf(fx.binaryFileId)).digest('hex'));
     expect(full.body.sha256Checksum).toBe(createHash('sha256').update(sb.contentOf(fx.binaryFileId)).digest('hex'));
     expect(full.body.owners[0]).toMatchObject({ kind: 'drive#user', me: true });
@@ -417,7 +451,12 @@ describe('files.get', () => {
     expect(image.imageMediaMetadata).toMatchObject({ width: 4032, height: 3024 });
     expect(image).toMatchObject({ fileExtension: 'jpg', fullFileExtension: 'jpg', originalFilename: 'IMG_2041.JPG' });
     const partner = await get(fx.sharedWithMeFileId);
-    expect(partner).toMatchObject({ ownedByMe: false, sharedWithMeTime: expect.any(String), resourceKey: expect.any(String), capabilities: { canEdit: false } });
+    expect(partner).toMatchObject({
+      ownedByMe: false,
+      sharedWithMeTime: expect.any(String),
+      resourceKey: expect.any(String),
+      capabilities: { canEdit: false },
+    });
     expect(partner.parents).toBeUndefined();
     const trashed = await get(fx.trashedFileId);
     expect(trashed).toMatchObject({ trashed: true, explicitlyTrashed: true });
@@ -438,7 +477,12 @@ describe('media downloads (alt=media)', () => {
     const text = await media(fx.textFileId);
     expect(text.bytes.toString('utf8')).toBe(fx.textFileContent);
     expect(text.headers.get('content-type')).toBe('text/plain');
-    expect(sb.requests[sb.requests.length - 1]).toMatchObject({ httpMethod: 'GET', path: `/drive/v3/files/${fx.textFileId}`, query: { alt: 'media' }, range: null });
+    expect(sb.requests[sb.requests.length - 1]).toMatchObject({
+      httpMethod: 'GET',
+      path: `/drive/v3/files/${fx.textFileId}`,
+      query: { alt: 'media' },
+      range: null,
+    });
   });
 
   it('honours single byte ranges with 206, and answers 416 past the end', async () => {
@@ -585,7 +629,13 @@ describe('drives', () => {
     expectError(await call(DRIVES, {}, { pageSize: 0 }, { offSpec: true }), 400, 'invalid', "Invalid value '0'. Values must be within the range: [1, 100]");
 
     const one = await call(DRIVE, { driveId: fx.sharedDriveId }, { fields: '*' });
-    expect(one.body).toMatchObject({ kind: 'drive#drive', id: fx.sharedDriveId, name: 'Engineering', capabilities: { canManageMembers: true }, restrictions: expect.any(Object) });
+    expect(one.body).toMatchObject({
+      kind: 'drive#drive',
+      id: fx.sharedDriveId,
+      name: 'Engineering',
+      capabilities: { canManageMembers: true },
+      restrictions: expect.any(Object),
+    });
     expectError(await call(DRIVE, { driveId: 'nope' }), 404, 'notFound', 'Shared drive not found: nope');
   });
 });
@@ -667,7 +717,12 @@ describe('comments and replies', () => {
       expect(c.htmlContent).toBeUndefined();
     }
     const live0 = withDeleted.body.comments[0];
-    expect(live0).toMatchObject({ kind: 'drive#comment', author: { kind: 'drive#user', displayName: expect.any(String) }, anchor: expect.any(String), quotedFileContent: { mimeType: 'text/html' } });
+    expect(live0).toMatchObject({
+      kind: 'drive#comment',
+      author: { kind: 'drive#user', displayName: expect.any(String) },
+      anchor: expect.any(String),
+      quotedFileContent: { mimeType: 'text/html' },
+    });
     expect(live0.author.emailAddress).toBeUndefined();
 
     const cutoff = seeded[20]!.modifiedTime;
@@ -686,20 +741,30 @@ describe('comments and replies', () => {
     expect(one.body).toEqual({ id: first.id, content: first.content, resolved: first.resolved });
     const gone = seeded.find((c) => c.deleted)!;
     expectError(await call(COMMENT, { fileId: fx.commentedFileId, commentId: gone.id }, { fields: 'id' }), 404, 'notFound', `Comment not found: ${gone.id}.`);
-    expect((await call(COMMENT, { fileId: fx.commentedFileId, commentId: gone.id }, { fields: 'id,deleted', includeDeleted: true })).body).toEqual({ id: gone.id, deleted: true });
+    expect((await call(COMMENT, { fileId: fx.commentedFileId, commentId: gone.id }, { fields: 'id,deleted', includeDeleted: true })).body).toEqual({
+      id: gone.id,
+      deleted: true,
+    });
 
     const replies = await call(REPLIES, { fileId: fx.commentedFileId, commentId: first.id }, { fields: 'replies(id,content,deleted,author/displayName)' });
     expect(replies.body.replies.map((r: { id: string }) => r.id)).toEqual(first.replies.filter((r) => !r.deleted).map((r) => r.id));
     const all = await call(REPLIES, { fileId: fx.commentedFileId, commentId: first.id }, { fields: 'replies(id,deleted)', includeDeleted: true, pageSize: 2 });
     expect(all.body.replies).toHaveLength(2);
     const deletedReply = first.replies.find((r) => r.deleted)!;
-    expectError(await call(REPLY, { fileId: fx.commentedFileId, commentId: first.id, replyId: deletedReply.id }, { fields: 'id' }), 404, 'notFound', `Reply not found: ${deletedReply.id}.`);
+    expectError(
+      await call(REPLY, { fileId: fx.commentedFileId, commentId: first.id, replyId: deletedReply.id }, { fields: 'id' }),
+      404,
+      'notFound',
+      `Reply not found: ${deletedReply.id}.`,
+    );
     const shown = await call(REPLY, { fileId: fx.commentedFileId, commentId: first.id, replyId: deletedReply.id }, { fields: '*', includeDeleted: true });
     expect(shown.body).toMatchObject({ kind: 'drive#reply', id: deletedReply.id, deleted: true });
     expect(shown.body.content).toBeUndefined();
     const resolving = seeded.flatMap((c) => c.replies).find((r) => r.action === 'resolve')!;
     const owner = seeded.find((c) => c.replies.includes(resolving))!;
-    expect((await call(REPLY, { fileId: fx.commentedFileId, commentId: owner.id, replyId: resolving.id }, { fields: 'action' })).body).toEqual({ action: 'resolve' });
+    expect((await call(REPLY, { fileId: fx.commentedFileId, commentId: owner.id, replyId: resolving.id }, { fields: 'action' })).body).toEqual({
+      action: 'resolve',
+    });
   });
 });
 
@@ -784,10 +849,25 @@ describe('changes', () => {
   it('scopes the log with includeRemoved, shared-drive flags, driveId and restrictToMyDrive', async () => {
     const noRemovals = await walk({ includeRemoved: false }, 50);
     expect(noRemovals.changes.some((c) => c.removed)).toBe(false);
-    const everything = await walk({ includeItemsFromAllDrives: true, supportsAllDrives: true, fields: 'nextPageToken,newStartPageToken,changes(changeType,fileId,driveId,drive(name),file(driveId))' }, 40);
+    const everything = await walk(
+      {
+        includeItemsFromAllDrives: true,
+        supportsAllDrives: true,
+        fields: 'nextPageToken,newStartPageToken,changes(changeType,fileId,driveId,drive(name),file(driveId))',
+      },
+      40,
+    );
     expect(everything.changes.some((c) => c.changeType === 'drive' && c.drive?.name === 'Engineering')).toBe(true);
     expect(everything.changes.some((c) => c.file?.driveId === fx.sharedDriveId)).toBe(true);
-    const oneDrive = await walk({ driveId: fx.sharedDriveId, supportsAllDrives: true, includeItemsFromAllDrives: true, fields: 'nextPageToken,newStartPageToken,changes(fileId,driveId,changeType)' }, 10);
+    const oneDrive = await walk(
+      {
+        driveId: fx.sharedDriveId,
+        supportsAllDrives: true,
+        includeItemsFromAllDrives: true,
+        fields: 'nextPageToken,newStartPageToken,changes(fileId,driveId,changeType)',
+      },
+      10,
+    );
     const driveFiles = new Set(sb.data.files.filter((f) => f.driveId === fx.sharedDriveId).map((f) => f.id));
     expect(oneDrive.changes.filter((c) => c.changeType === 'file').every((c) => driveFiles.has(c.fileId))).toBe(true);
     expect(oneDrive.changes.length).toBe(driveFiles.size + 1);
@@ -811,7 +891,19 @@ describe('about', () => {
   it('requires fields, and answers everything with *', async () => {
     expectError(await call('/drive/v3/about'), 400, 'required', "The 'fields' parameter is required for this method.");
     const r = await call('/drive/v3/about', {}, { fields: '*' });
-    for (const key of ['kind', 'user', 'storageQuota', 'importFormats', 'exportFormats', 'maxImportSizes', 'maxUploadSize', 'appInstalled', 'canCreateDrives', 'folderColorPalette', 'driveThemes']) {
+    for (const key of [
+      'kind',
+      'user',
+      'storageQuota',
+      'importFormats',
+      'exportFormats',
+      'maxImportSizes',
+      'maxUploadSize',
+      'appInstalled',
+      'canCreateDrives',
+      'folderColorPalette',
+      'driveThemes',
+    ]) {
       expect(r.body).toHaveProperty(key);
     }
     expect(r.body.user).toMatchObject({ me: true, emailAddress: sb.data.me.emailAddress });
@@ -914,7 +1006,10 @@ describe('determinism', () => {
       expect(a.data.files).toHaveLength(40);
       expect(a.data.drives).toHaveLength(2);
       expect(c.data.files.map((f) => f.id)).not.toEqual(a.data.files.map((f) => f.id));
-      for (const q of [{ fields: '*', pageSize: 1000 }, { fields: '*', includeItemsFromAllDrives: true, supportsAllDrives: true, corpora: 'allDrives' }] as Query[]) {
+      for (const q of [
+        { fields: '*', pageSize: 1000 },
+        { fields: '*', includeItemsFromAllDrives: true, supportsAllDrives: true, corpora: 'allDrives' },
+      ] as Query[]) {
         const ra = await call(FILES, {}, q, { sandbox: a });
         const rb = await call(FILES, {}, q, { sandbox: b });
         expect(ra.bytes.equals(rb.bytes)).toBe(true);
@@ -965,7 +1060,11 @@ describe('large media', () => {
     const checksum = await call(FILE, { fileId }, { fields: 'md5Checksum' });
     expect(checksum.body.md5Checksum).toBe(md5.digest('hex'));
 
-    for (const [start, end] of [[0, 1023], [LARGE - 1000, LARGE - 1], [123_456_789, 123_654_321]] as const) {
+    for (const [start, end] of [
+      [0, 1023],
+      [LARGE - 1000, LARGE - 1],
+      [123_456_789, 123_654_321],
+    ] as const) {
       const part = await call(FILE, { fileId }, { alt: 'media' }, { headers: { range: `bytes=${start}-${end}` } });
       expect(part.status).toBe(206);
       expect(part.headers.get('content-range')).toBe(`bytes ${start}-${end}/${LARGE}`);

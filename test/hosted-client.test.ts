@@ -28,7 +28,12 @@ describe('hosted variant client', () => {
   });
 
   const client = (externalUserId: string) =>
-    runtime.connector('chat', { external_user_id: externalUserId, client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url }) as unknown as Client;
+    runtime.connector('chat', {
+      external_user_id: externalUserId,
+      client_id: fx.clientId,
+      client_secret: fx.clientSecret,
+      server_url: fx.server.url,
+    }) as unknown as Client;
 
   const createConnector = async (externalUserId: string) => (await fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN })).id;
 
@@ -103,7 +108,10 @@ describe('hosted variant client', () => {
     });
     await createConnector('moved-user');
     const requests = await requestsDuring(async () => expect((await chat.execute(USERS)).status).toBe('success'));
-    expect(requests.filter((r) => r.includes('/execute'))).toEqual(['POST /api/v1/connectors/sources/{id}/execute 403', 'POST /api/v1/connectors/sources/{id}/execute 200']);
+    expect(requests.filter((r) => r.includes('/execute'))).toEqual([
+      'POST /api/v1/connectors/sources/{id}/execute 403',
+      'POST /api/v1/connectors/sources/{id}/execute 200',
+    ]);
     expect(count(requests, `GET ${CONNECTORS} 200`)).toBe(1);
   });
 
@@ -124,7 +132,12 @@ describe('hosted variant client', () => {
     await createConnector('plain-user');
     const chat = client('plain-user');
     expect((await chat.execute(USERS)).status).toBe('success');
-    const requests = await requestsDuring(() => expect(chat.execute({ entity: 'channels', action: 'get', params: { channel: 'C0NOPE' } })).rejects.toMatchObject({ status: 404, error_code: 'channel_not_found' }));
+    const requests = await requestsDuring(() =>
+      expect(chat.execute({ entity: 'channels', action: 'get', params: { channel: 'C0NOPE' } })).rejects.toMatchObject({
+        status: 404,
+        error_code: 'channel_not_found',
+      }),
+    );
     expect(requests).toEqual(['POST /api/v1/connectors/sources/{id}/execute 404']);
   });
 
@@ -160,13 +173,25 @@ describe('hosted variant client', () => {
       const files = await filesClient('cut-user', proxy.url);
       const execute = '/api/v1/connectors/sources/';
       proxy.cutNext({ pathPrefix: execute, afterBytes: 10, framing: 'chunked' });
-      const exported = await files.execute({ entity: 'files_export', action: 'download', params: { fileId: fx.driveSandbox.data.fixtures.docId, mimeType: 'application/pdf' } });
+      const exported = await files.execute({
+        entity: 'files_export',
+        action: 'download',
+        params: { fileId: fx.driveSandbox.data.fixtures.docId, mimeType: 'application/pdf' },
+      });
       expect(exported.content_length).toBeNull();
       await expectTruncated(exported, 'chunked export');
       // Close-delimited: the connection's end is the body's, so only the Content-Range span tells the bytes are missing.
       proxy.cutNext({ pathPrefix: execute, afterBytes: 1000, framing: 'close-delimited' });
-      const part = await files.execute({ entity: 'files', action: 'download', params: { fileId: fx.driveSandbox.largeFileId!, alt: 'media', range_header: 'bytes=0-99999' } });
-      expect([part.status, part.content_length, part.content_range]).toEqual([206, null, `bytes 0-99999/${fx.driveSandbox.contentOf(fx.driveSandbox.largeFileId!).length}`]);
+      const part = await files.execute({
+        entity: 'files',
+        action: 'download',
+        params: { fileId: fx.driveSandbox.largeFileId!, alt: 'media', range_header: 'bytes=0-99999' },
+      });
+      expect([part.status, part.content_length, part.content_range]).toEqual([
+        206,
+        null,
+        `bytes 0-99999/${fx.driveSandbox.contentOf(fx.driveSandbox.largeFileId!).length}`,
+      ]);
       await expectTruncated(part, 'close-delimited 206');
     } finally {
       await proxy.close();
@@ -200,7 +225,11 @@ describe('hosted variant client', () => {
 describe('errors read from the wire', () => {
   it("a 403 is the server's access refusal only without an error_code; an upstream 403 keeps its code and detail", () => {
     expect(errorFromWire(403, { detail: 'Access denied to this resource' }, undefined)).toBeInstanceOf(AccessDeniedError);
-    const upstream = errorFromWire(403, { detail: 'Upstream rejected the request: insufficientFilePermissions', error_code: 'insufficientFilePermissions' }, undefined);
+    const upstream = errorFromWire(
+      403,
+      { detail: 'Upstream rejected the request: insufficientFilePermissions', error_code: 'insufficientFilePermissions' },
+      undefined,
+    );
     expect(upstream).not.toBeInstanceOf(AccessDeniedError);
     expect(upstream.toJSON()).toEqual({ detail: 'Upstream rejected the request: insufficientFilePermissions', error_code: 'insufficientFilePermissions' });
     expect(upstream.status).toBe(403);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGIONS } from '../core/hosted/regions.ts';
 import { REFUSAL_MEMORY_MS } from '../core/hosted/widget-origins.ts';
@@ -26,7 +26,8 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
   const post = (path: string, token: string | null, json?: unknown, headers: Record<string, string> = {}) =>
     fx.http.post(path, { headers: { ...(token ? bearer(token) : {}), ...headers }, ...(json === undefined ? {} : { json }) });
-  const get = (path: string, token: string | null, headers: Record<string, string> = {}) => fx.http.get(path, { headers: { ...(token ? bearer(token) : {}), ...headers } });
+  const get = (path: string, token: string | null, headers: Record<string, string> = {}) =>
+    fx.http.get(path, { headers: { ...(token ? bearer(token) : {}), ...headers } });
   const json = (response: { body: string }) => JSON.parse(response.body);
 
   const createChatConnector = (scoped: string, externalUserId = 'user-1') => fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN }, scoped);
@@ -36,7 +37,12 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const response = await post('api/v1/account/applications/token', null, { client_id: fx.clientId, client_secret: fx.clientSecret });
       expect(response.statusCode).toBe(200);
       const body = json(response);
-      expect(body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 900, organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'bearer',
+        expires_in: 900,
+        organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       const claims = decodeJwt(body.access_token);
       expect(claims.exp! - claims.iat!).toBe(900);
       expect(claims).toMatchObject({ token_use: 'operator', sub: fx.clientId, organization_id: body.organization_id, iss: 'http://plugboard.test' });
@@ -59,9 +65,15 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect([huge.statusCode, json(huge)]).toEqual([413, { detail: 'Request body too large' }]);
       const array = await fx.http.post('api/v1/account/applications/token', { body: '[1,2]', headers: { 'content-type': 'application/json' } });
       expect(array.statusCode).toBe(422);
-      const badGzip = await fx.http.post('api/v1/account/applications/token', { body: 'not gzip', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      const badGzip = await fx.http.post('api/v1/account/applications/token', {
+        body: 'not gzip',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      });
       expect([badGzip.statusCode, json(badGzip)]).toEqual([400, { detail: 'Malformed request body' }]);
-      const proto = await fx.http.post('api/v1/account/applications/token', { body: '{"client_id":"a","client_secret":"b","__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
+      const proto = await fx.http.post('api/v1/account/applications/token', {
+        body: '{"client_id":"a","client_secret":"b","__proto__":{"x":1}}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect([proto.statusCode, json(proto)]).toEqual([400, { detail: 'Malformed JSON body' }]);
       const wrongMethod = await fx.http.put('api/v1/account/applications/token', { json: {} });
       expect([wrongMethod.statusCode, json(wrongMethod)]).toEqual([405, { detail: 'Method not allowed' }]);
@@ -79,12 +91,35 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const cases: Array<[Promise<{ statusCode: number; body: string }>, Array<string | number>]> = [
         [post('api/v1/account/applications/token', null, { client_id: 'a\u0000b', client_secret: 'x' }), ['body', 'client_id']],
         [post('api/v1/embedded/scoped-token', operator, { workspace_name: 'a\u0000b' }), ['body', 'workspace_name']],
-        [post('api/v1/embedded/widget-token', operator, { workspace_name: 'w', allowed_origin: 'https://a.example', selected_source_template_tags: ['ok', 'b\u0000'] }), ['body', 'selected_source_template_tags', 1]],
+        [
+          post('api/v1/embedded/widget-token', operator, {
+            workspace_name: 'w',
+            allowed_origin: 'https://a.example',
+            selected_source_template_tags: ['ok', 'b\u0000'],
+          }),
+          ['body', 'selected_source_template_tags', 1],
+        ],
         [post('api/v1/integrations/templates/sources', operator, { name: 't\u0000', connector_type: 'chat' }), ['body', 'name']],
-        [post('v1/integrations/connectors', scoped, { external_user_id: 'a\u0000b', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }), ['body', 'external_user_id']],
-        [post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: 'x\u0000' } }), ['body', 'credentials', 'token']],
-        [post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'messages', action: 'create', params: { channel: 'C1', text: 'hi\u0000' } }), ['body', 'params', 'text']],
-        [post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'users', action: 'list', params: { 'k\u0000': 1 } }), ['body', 'params', 'k\u0000']],
+        [
+          post('v1/integrations/connectors', scoped, { external_user_id: 'a\u0000b', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }),
+          ['body', 'external_user_id'],
+        ],
+        [
+          post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: 'x\u0000' } }),
+          ['body', 'credentials', 'token'],
+        ],
+        [
+          post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, {
+            entity: 'messages',
+            action: 'create',
+            params: { channel: 'C1', text: 'hi\u0000' },
+          }),
+          ['body', 'params', 'text'],
+        ],
+        [
+          post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'users', action: 'list', params: { 'k\u0000': 1 } }),
+          ['body', 'params', 'k\u0000'],
+        ],
         [get('api/v1/integrations/connectors?external_user_id=a%00b', scoped), ['query', 'external_user_id']],
         [get('api/v1/integrations/connectors/a%00b', scoped), ['path', 'connector_id']],
         [fx.http.delete('api/v1/integrations/connectors/a%00b', { headers: bearer(scoped) }), ['path', 'connector_id']],
@@ -107,11 +142,34 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
         [post('api/v1/account/applications/token', null, { client_id: 'a\ud800', client_secret: 'x' }), ['body', 'client_id']],
         [post('api/v1/embedded/scoped-token', operator, { workspace_name: 'ws-\ud800' }), ['body', 'workspace_name']],
         [post('api/v1/embedded/scoped-token', operator, { workspace_name: 'ws-\udc00' }), ['body', 'workspace_name']],
-        [post('api/v1/embedded/widget-token', operator, { workspace_name: 'w', allowed_origin: 'https://a.example', selected_source_template_tags: ['\udfff'] }), ['body', 'selected_source_template_tags', 0]],
-        [post('v1/integrations/connectors', scoped, { external_user_id: 'x\ud83d', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }), ['body', 'external_user_id']],
-        [post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'files', action: 'get', params: { fileId: '\ud800' } }), ['body', 'params', 'fileId']],
-        [post(`api/v1/connectors/sources/${chat.id}/execute`, scoped, { entity: 'messages', action: 'create', params: { channel: 'C1', text: 'half an emoji \ud83d' } }), ['body', 'params', 'text']],
-        [post(`api/v1/connectors/sources/${chat.id}/execute`, scoped, { entity: 'users', action: 'list', params: { ['k\udc00']: 1 } }), ['body', 'params', 'k\udc00']],
+        [
+          post('api/v1/embedded/widget-token', operator, {
+            workspace_name: 'w',
+            allowed_origin: 'https://a.example',
+            selected_source_template_tags: ['\udfff'],
+          }),
+          ['body', 'selected_source_template_tags', 0],
+        ],
+        [
+          post('v1/integrations/connectors', scoped, { external_user_id: 'x\ud83d', connector_type: 'chat', credentials: { token: CHAT_TOKEN } }),
+          ['body', 'external_user_id'],
+        ],
+        [
+          post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'files', action: 'get', params: { fileId: '\ud800' } }),
+          ['body', 'params', 'fileId'],
+        ],
+        [
+          post(`api/v1/connectors/sources/${chat.id}/execute`, scoped, {
+            entity: 'messages',
+            action: 'create',
+            params: { channel: 'C1', text: 'half an emoji \ud83d' },
+          }),
+          ['body', 'params', 'text'],
+        ],
+        [
+          post(`api/v1/connectors/sources/${chat.id}/execute`, scoped, { entity: 'users', action: 'list', params: { 'k\udc00': 1 } }),
+          ['body', 'params', 'k\udc00'],
+        ],
       ];
       for (const [pending, loc] of cases) {
         const response = await pending;
@@ -129,7 +187,11 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       for (const fileId of ['.', '..']) {
         const response = await post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'files', action: 'get', params: { fileId } });
         expect([response.statusCode, json(response)], fileId).toEqual([422, dots(['body', 'params', 'fileId'])]);
-        const nested = await post(`api/v1/connectors/sources/${files.id}/execute`, scoped, { entity: 'permissions', action: 'get', params: { fileId: 'f', permissionId: fileId } });
+        const nested = await post(`api/v1/connectors/sources/${files.id}/execute`, scoped, {
+          entity: 'permissions',
+          action: 'get',
+          params: { fileId: 'f', permissionId: fileId },
+        });
         expect([nested.statusCode, json(nested)], fileId).toEqual([422, dots(['body', 'params', 'permissionId'])]);
       }
       // Sent as is (a client library would normalise the URL first): %2E%2E decodes to "..".
@@ -148,7 +210,10 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       }
       expect((await raw('application/json; charset=utf-8', '{"workspace_name": "typed"}')).statusCode).toBe(200);
       const bodyless = await fx.http.post('api/v1/embedded/scoped-token', { headers: { ...bearer(operator), 'content-type': 'text/plain' } });
-      expect([bodyless.statusCode, json(bodyless).detail]).toEqual([422, [{ loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' }]]);
+      expect([bodyless.statusCode, json(bodyless).detail]).toEqual([
+        422,
+        [{ loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' }],
+      ]);
       expect((await fx.http.post('api/v1/embedded/scoped-token', { headers: bearer(operator) })).statusCode).toBe(422);
       // The token is checked before the body's type.
       expect((await fx.http.post('api/v1/embedded/scoped-token', { headers: { 'content-type': 'text/plain' }, body: 'x' })).statusCode).toBe(401);
@@ -180,16 +245,26 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(region.statusCode).toBe(422);
       expect(json(region).detail[0].loc).toEqual(['body', 'region_id']);
       expect((await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'x', region_id: 'eu' })).statusCode).toBe(422);
-      const widgetRegion = await post('api/v1/embedded/widget-token', operator, { workspace_name: 'x', allowed_origin: 'https://a.example', region_id: 'nope' });
+      const widgetRegion = await post('api/v1/embedded/widget-token', operator, {
+        workspace_name: 'x',
+        allowed_origin: 'https://a.example',
+        region_id: 'nope',
+      });
       expect(json(widgetRegion).detail).toEqual([{ loc: ['body', 'region_id'], msg: expect.stringContaining(REGIONS.EU), type: 'value_error.str.regex' }]);
-      expect(json(await post('api/v1/embedded/scoped-token', operator, {})).detail).toEqual([{ loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' }]);
+      expect(json(await post('api/v1/embedded/scoped-token', operator, {})).detail).toEqual([
+        { loc: ['body', 'workspace_name'], msg: 'field required', type: 'value_error.missing' },
+      ]);
     });
 
     it('takes a region id in any letter case (UUIDs are case-insensitive) and stores it lower-case', async () => {
       const upper = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme-eu-upper', region_id: REGIONS.EU.toUpperCase() }));
       const id = json(await get('api/v1/embedded/scoped-token/info', upper.token))['workspace ID'];
       expect((await fx.server.hosted.store.getWorkspace(id))?.region_id).toBe(REGIONS.EU);
-      const widgetToken = await post('api/v1/embedded/widget-token', operator, { workspace_name: 'widget-us-upper', allowed_origin: 'https://a.example', region_id: REGIONS.US.toUpperCase() });
+      const widgetToken = await post('api/v1/embedded/widget-token', operator, {
+        workspace_name: 'widget-us-upper',
+        allowed_origin: 'https://a.example',
+        region_id: REGIONS.US.toUpperCase(),
+      });
       expect(widgetToken.statusCode).toBe(200);
     });
 
@@ -243,7 +318,11 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     const widget = async (body: Record<string, unknown>) => post('api/v1/embedded/widget-token', operator, { workspace_name: 'widget-ws', ...body });
 
     it('is base64 JSON of a scoped token and a widget URL carrying workspace, origin and filters', async () => {
-      const response = await widget({ allowed_origin: 'https://app.example.com', selected_source_template_tags: ['crm', 'chat'], selected_source_template_tags_mode: 'all' });
+      const response = await widget({
+        allowed_origin: 'https://app.example.com',
+        selected_source_template_tags: ['crm', 'chat'],
+        selected_source_template_tags_mode: 'all',
+      });
       expect(response.statusCode).toBe(200);
       const decoded = JSON.parse(Buffer.from(json(response).token, 'base64').toString());
       expect(Object.keys(decoded).sort()).toEqual(['token', 'widgetUrl']);
@@ -253,15 +332,48 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(url.searchParams.get('allowedOrigin')).toBe('https://app.example.com');
       expect(url.searchParams.get('selectedSourceTemplateTags')).toBe('crm,chat');
       expect(url.searchParams.get('selectedSourceTemplateTagsMode')).toBe('all');
-      expect(decodeJwt(decoded.token).widget).toMatchObject({ allowed_origin: 'https://app.example.com', source_template_tags: ['crm', 'chat'], source_template_tags_mode: 'all' });
+      expect(decodeJwt(decoded.token).widget).toMatchObject({
+        allowed_origin: 'https://app.example.com',
+        source_template_tags: ['crm', 'chat'],
+        source_template_tags_mode: 'all',
+      });
     });
 
     it('validates allowed_origin: scheme, host, optional port; no trailing slash, path or wildcard', async () => {
-      for (const ok of ['https://app.example.com', 'https://app.example.com:443', 'http://localhost:3000', 'HTTPS://A.COM', 'http://[::1]:3000', 'http://127.0.0.1:8081']) {
+      for (const ok of [
+        'https://app.example.com',
+        'https://app.example.com:443',
+        'http://localhost:3000',
+        'HTTPS://A.COM',
+        'http://[::1]:3000',
+        'http://127.0.0.1:8081',
+      ]) {
         expect((await widget({ allowed_origin: ok })).statusCode, ok).toBe(200);
       }
-      const bads = ['https://app.example.com/', 'app.example.com', 'https://*.example.com', 'https://app.example.com/path', '*', 'ftp://app.example.com', 'https://app.example.com:99999'];
-      bads.push('https://.', 'https://-', 'https://a..com', 'https://a.com:0', 'https:a.com', 'https://a.com?', 'https://a.com#', 'https://user@a.com', ' https://a.com', 'https://a.com\n', 'https://-a.com', 'http://[::1', 'https://a.com:');
+      const bads = [
+        'https://app.example.com/',
+        'app.example.com',
+        'https://*.example.com',
+        'https://app.example.com/path',
+        '*',
+        'ftp://app.example.com',
+        'https://app.example.com:99999',
+      ];
+      bads.push(
+        'https://.',
+        'https://-',
+        'https://a..com',
+        'https://a.com:0',
+        'https:a.com',
+        'https://a.com?',
+        'https://a.com#',
+        'https://user@a.com',
+        ' https://a.com',
+        'https://a.com\n',
+        'https://-a.com',
+        'http://[::1',
+        'https://a.com:',
+      );
       for (const bad of bads) {
         const response = await widget({ allowed_origin: bad });
         expect(response.statusCode, bad).toBe(422);
@@ -311,15 +423,29 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { security: Array<Record<string, string[]>> }>>)) {
         for (const [method, operation] of Object.entries(operations)) {
           if (operation.security.length === 0) continue;
-          const response = await fx.http(path.slice(1).replace('{connector_id}', connector.id), { method: method.toUpperCase() as 'GET', headers: asWidget, ...(method === 'post' ? { json: {} } : {}) });
+          const response = await fx.http(path.slice(1).replace('{connector_id}', connector.id), {
+            method: method.toUpperCase() as 'GET',
+            headers: asWidget,
+            ...(method === 'post' ? { json: {} } : {}),
+          });
           if (operation.security.some((scheme) => 'widgetToken' in scheme)) expect(response.statusCode, `${method} ${path}`).not.toBe(403);
           else expect(response.statusCode, `${method} ${path}`).toBe(403);
         }
       }
-      for (const path of ['api/v1/embedded/templates/sources', 'api/v1/embedded/templates/connections', 'api/v1/embedded/sources']) expect((await get(path, issued.token)).statusCode, path).toBe(200);
+      for (const path of ['api/v1/embedded/templates/sources', 'api/v1/embedded/templates/connections', 'api/v1/embedded/sources'])
+        expect((await get(path, issued.token)).statusCode, path).toBe(200);
       // Sources for its workspace's own end user only: another user's connector key is not a widget's to take.
-      const foreignKey = await post('api/v1/embedded/sources', issued.token, { source_template_id: randomUUID(), name: 'x', credentials: { token: CHAT_TOKEN }, external_user_id: 'widget-user' });
-      expect([foreignKey.statusCode, json(foreignKey).detail[0].loc, json(foreignKey).detail[0].type]).toEqual([422, ['body', 'external_user_id'], 'value_error.not_allowed_for_widget']);
+      const foreignKey = await post('api/v1/embedded/sources', issued.token, {
+        source_template_id: randomUUID(),
+        name: 'x',
+        credentials: { token: CHAT_TOKEN },
+        external_user_id: 'widget-user',
+      });
+      expect([foreignKey.statusCode, json(foreignKey).detail[0].loc, json(foreignKey).detail[0].type]).toEqual([
+        422,
+        ['body', 'external_user_id'],
+        'value_error.not_allowed_for_widget',
+      ]);
     });
 
     it('CORS answers only the allowed origin of a widget token', async () => {
@@ -332,10 +458,15 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
       const plain = await get('api/v1/embedded/sources', await fx.scopedToken('acme'), { origin: 'http://localhost:3000' });
       expect(plain.headers['access-control-allow-origin']).toBeUndefined();
-      const preflight = await fx.http('api/v1/embedded/sources', { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      const preflight = await fx.http('api/v1/embedded/sources', {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
       expect(preflight.statusCode).toBe(204);
       expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
-      expect((await get('api/v1/integrations/templates/sources', operator, { origin: 'http://localhost:3000' })).headers['access-control-allow-origin']).toBeUndefined();
+      expect(
+        (await get('api/v1/integrations/templates/sources', operator, { origin: 'http://localhost:3000' })).headers['access-control-allow-origin'],
+      ).toBeUndefined();
     });
   });
 
@@ -343,17 +474,25 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     // Its own server: one proxy hop trusted, and low limits.
     let px: HostedFixture;
     beforeAll(async () => {
-      px = await startHostedFixture(backend, { config: { trustedProxyHops: 1, credentialAttemptLimits: { failuresPerAddress: 2, failuresPerClient: 100, windowSeconds: 60 } } });
+      px = await startHostedFixture(backend, {
+        config: { trustedProxyHops: 1, credentialAttemptLimits: { failuresPerAddress: 2, failuresPerClient: 100, windowSeconds: 60 } },
+      });
     });
     afterAll(() => px.close());
 
     it('count per caller address (the one the proxy appended), 429 with Retry-After past the limit, while other callers get their tokens', async () => {
       const attempt = (secret: string, forwardedFor: string) =>
-        px.http.post('api/v1/account/applications/token', { json: { client_id: px.clientId, client_secret: secret }, headers: { 'x-forwarded-for': forwardedFor } });
+        px.http.post('api/v1/account/applications/token', {
+          json: { client_id: px.clientId, client_secret: secret },
+          headers: { 'x-forwarded-for': forwardedFor },
+        });
       // The proxy appends the address it saw: what the caller put before it is not trusted.
       for (const spoofed of ['10.9.9.1', '10.9.9.2']) expect((await attempt('wrong', `${spoofed}, 198.51.100.7`)).statusCode).toBe(401);
       const refused = await attempt('wrong', '10.9.9.3, 198.51.100.7');
-      expect([refused.statusCode, json(refused)]).toEqual([429, { detail: expect.stringContaining('Too many failed attempts'), error_code: 'too_many_attempts' }]);
+      expect([refused.statusCode, json(refused)]).toEqual([
+        429,
+        { detail: expect.stringContaining('Too many failed attempts'), error_code: 'too_many_attempts' },
+      ]);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect((await attempt(px.clientSecret, '198.51.100.7')).statusCode).toBe(429);
       expect((await attempt(px.clientSecret, '198.51.100.8')).statusCode).toBe(200);
@@ -372,10 +511,18 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
 
     const preflight = (origin: string, server = cx.server.url) =>
-      cx.http(`${server}/api/v1/embedded/sources`, { prefixUrl: '', method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      cx.http(`${server}/api/v1/embedded/sources`, {
+        prefixUrl: '',
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
     const corsHeaders = (response: { headers: Record<string, unknown> }) => Object.keys(response.headers).filter((name) => name.startsWith('access-control-'));
     const issue = async (allowedOrigin: string, server = cx.server.url) => {
-      const response = await cx.http.post(`${server}/api/v1/embedded/widget-token`, { prefixUrl: '', headers: bearer(await cx.operatorToken()), json: { workspace_name: 'cors', allowed_origin: allowedOrigin } });
+      const response = await cx.http.post(`${server}/api/v1/embedded/widget-token`, {
+        prefixUrl: '',
+        headers: bearer(await cx.operatorToken()),
+        json: { workspace_name: 'cors', allowed_origin: allowedOrigin },
+      });
       expect(response.statusCode, response.body).toBe(200);
     };
     const expectRefused = async (origin: string, server?: string) => {
@@ -393,12 +540,18 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       for (const never of ['https://never.example', 'null', 'not an origin', `https://${'a'.repeat(400)}.example`]) await expectRefused(never);
       await issue('https://app.example.com');
       const answered = await expectAnswered('https://app.example.com');
-      expect(answered.headers).toMatchObject({ 'access-control-allow-methods': 'GET,POST,DELETE', 'access-control-allow-headers': 'Authorization,Content-Type', 'access-control-max-age': '600' });
+      expect(answered.headers).toMatchObject({
+        'access-control-allow-methods': 'GET,POST,DELETE',
+        'access-control-allow-headers': 'Authorization,Content-Type',
+        'access-control-max-age': '600',
+      });
       // Compared as the real request is: case and an explicit default port do not matter, scheme and port do.
       await expectAnswered('HTTPS://App.Example.COM:443');
       for (const other of ['http://app.example.com', 'https://app.example.com:8443', 'https://other.app.example.com']) await expectRefused(other);
       // A record answers preflights only: a real request still gets CORS from its own token (a plain scoped token: none).
-      const real = await cx.http.get('api/v1/embedded/scoped-token/info', { headers: { ...bearer(await cx.scopedToken('cors')), origin: 'https://app.example.com' } });
+      const real = await cx.http.get('api/v1/embedded/scoped-token/info', {
+        headers: { ...bearer(await cx.scopedToken('cors')), origin: 'https://app.example.com' },
+      });
       expect([real.statusCode, real.headers['access-control-allow-origin']]).toEqual([200, undefined]);
     });
 
@@ -449,10 +602,20 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect((await post('api/v1/integrations/templates/sources', operator, { name: 'x', connector_type: 'fax' })).statusCode).toBe(422);
 
       const widgetScoped = async (tags: string[], mode: 'any' | 'all') => {
-        const token = json(await post('api/v1/embedded/widget-token', operator, { workspace_name: 'tags', allowed_origin: 'https://a.example', selected_source_template_tags: tags, selected_source_template_tags_mode: mode })).token;
+        const token = json(
+          await post('api/v1/embedded/widget-token', operator, {
+            workspace_name: 'tags',
+            allowed_origin: 'https://a.example',
+            selected_source_template_tags: tags,
+            selected_source_template_tags_mode: mode,
+          }),
+        ).token;
         return JSON.parse(Buffer.from(token, 'base64').toString()).token as string;
       };
-      const names = async (token: string) => json(await get('api/v1/embedded/templates/sources', token)).data.map((t: { name: string }) => t.name).sort();
+      const names = async (token: string) =>
+        json(await get('api/v1/embedded/templates/sources', token))
+          .data.map((t: { name: string }) => t.name)
+          .sort();
       expect(await names(await widgetScoped(['crm', 'chat'], 'any'))).toEqual(['CRM chat', 'CRM files']);
       expect(await names(await widgetScoped(['crm', 'chat'], 'all'))).toEqual(['CRM chat']);
       expect(await names(await widgetScoped([], 'any'))).toEqual(['CRM chat', 'CRM files', 'Untagged']);
@@ -490,11 +653,18 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const scoped = await fx.scopedToken('three-paths');
       const created = [];
       for (const [index, path] of ['v1/integrations/connectors', 'integrations/connectors', 'api/v1/integrations/connectors'].entries()) {
-        const response = await post(path, scoped, { external_user_id: index === 0 ? 'ext-9' : `ext-9-${index}`, connector_type: 'chat', name: `via ${path}`, credentials: { access_token: CHAT_TOKEN } });
+        const response = await post(path, scoped, {
+          external_user_id: index === 0 ? 'ext-9' : `ext-9-${index}`,
+          connector_type: 'chat',
+          name: `via ${path}`,
+          credentials: { access_token: CHAT_TOKEN },
+        });
         expect(response.statusCode, response.body).toBe(201);
         created.push(json(response));
       }
-      expect(Object.keys(created[0]).sort()).toEqual(['auth_type', 'connector_type', 'created_at', 'external_user_id', 'id', 'name', 'replication_config', 'source_template_id', 'workspace_id'].sort());
+      expect(Object.keys(created[0]).sort()).toEqual(
+        ['auth_type', 'connector_type', 'created_at', 'external_user_id', 'id', 'name', 'replication_config', 'source_template_id', 'workspace_id'].sort(),
+      );
       expect(created[0]).toMatchObject({ external_user_id: 'ext-9', connector_type: 'chat', auth_type: 'oauth', replication_config: null });
       const list = await get('api/v1/integrations/connectors?connector_type=chat', scoped);
       expect(json(list).data.map((c: { id: string }) => c.id)).toEqual(created.map((c) => c.id));
@@ -518,9 +688,14 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const first = await post('v1/integrations/connectors', scoped, body);
       expect(first.statusCode).toBe(201);
       const again = await post('v1/integrations/connectors', scoped, { ...body, name: 'a retry after a lost response' });
-      expect([again.statusCode, json(again)]).toEqual([409, { detail: expect.stringContaining(json(first).id), error_code: 'connector_exists', connector_id: json(first).id }]);
+      expect([again.statusCode, json(again)]).toEqual([
+        409,
+        { detail: expect.stringContaining(json(first).id), error_code: 'connector_exists', connector_id: json(first).id },
+      ]);
       // Another type, or another external user, is another connector.
-      expect((await post('v1/integrations/connectors', scoped, { ...body, connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN } })).statusCode).toBe(201);
+      expect(
+        (await post('v1/integrations/connectors', scoped, { ...body, connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN } })).statusCode,
+      ).toBe(201);
       expect((await post('v1/integrations/connectors', scoped, { ...body, external_user_id: 'twice' })).statusCode).toBe(201);
       // 200 creations at once for one new key: exactly one is made.
       const racing = await Promise.all(Array.from({ length: 200 }, () => post('v1/integrations/connectors', scoped, { ...body, external_user_id: 'racer' })));
@@ -534,16 +709,25 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
     it('validates credentials (exactly one kind) and the chat replication_config', async () => {
       const scoped = await fx.scopedToken('connectors');
-      const attempt = (body: Record<string, unknown>) => post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: CHAT_TOKEN }, ...body });
+      const attempt = (body: Record<string, unknown>) =>
+        post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'chat', credentials: { token: CHAT_TOKEN }, ...body });
       expect((await attempt({ credentials: { token: 'a', access_token: 'b' } })).statusCode).toBe(422);
       expect((await attempt({ credentials: {} })).statusCode).toBe(422);
       expect((await attempt({ credentials: { password: 'p' } })).statusCode).toBe(422);
       expect(json(await attempt({ connector_type: 'fax' })).detail[0].loc).toEqual(['body', 'connector_type']);
-      const missing = json(await post('v1/integrations/connectors', scoped, { connector_type: 'chat' })).detail.map((i: { loc: string[] }) => i.loc.at(-1)).sort();
+      const missing = json(await post('v1/integrations/connectors', scoped, { connector_type: 'chat' }))
+        .detail.map((i: { loc: string[] }) => i.loc.at(-1))
+        .sort();
       expect(missing).toEqual(['credentials', 'external_user_id']);
       const good = { start_date: '2024-01-01T00:00:00Z', lookback_window: 7, join_channels: true };
       expect(json(await attempt({ replication_config: good })).replication_config).toEqual(good);
-      for (const bad of [{ ...good, lookback_window: 366 }, { ...good, lookback_window: -1 }, { ...good, start_date: '2024-01-01' }, { start_date: good.start_date, lookback_window: 1 }, { ...good, join_channels: 'yes' }]) {
+      for (const bad of [
+        { ...good, lookback_window: 366 },
+        { ...good, lookback_window: -1 },
+        { ...good, start_date: '2024-01-01' },
+        { start_date: good.start_date, lookback_window: 1 },
+        { ...good, join_channels: 'yes' },
+      ]) {
         const response = await attempt({ replication_config: bad });
         expect(response.statusCode, JSON.stringify(bad)).toBe(422);
         expect(json(response).detail[0].loc[1]).toBe('replication_config');
@@ -553,8 +737,18 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
     it('refuses replication_config for a type without one (file-storage), on both create paths, and never 500s on a deeply nested one', async () => {
       const scoped = await fx.scopedToken('no-replication');
-      const notSupported = { loc: ['body', 'replication_config'], msg: 'connector type "file-storage" takes no replication_config; leave the field out', type: 'value_error.replication_config_not_supported' };
-      const files = (replicationConfig: unknown) => post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN }, replication_config: replicationConfig });
+      const notSupported = {
+        loc: ['body', 'replication_config'],
+        msg: 'connector type "file-storage" takes no replication_config; leave the field out',
+        type: 'value_error.replication_config_not_supported',
+      };
+      const files = (replicationConfig: unknown) =>
+        post('v1/integrations/connectors', scoped, {
+          external_user_id: 'u',
+          connector_type: 'file-storage',
+          credentials: { access_token: DRIVE_TOKEN },
+          replication_config: replicationConfig,
+        });
       for (const config of [{}, { start_date: '2024-01-01T00:00:00Z', lookback_window: 7, join_channels: true }, { anything: [1, 2, 3] }]) {
         const response = await files(config);
         expect([response.statusCode, json(response)], JSON.stringify(config)).toEqual([422, { detail: [notSupported] }]);
@@ -563,9 +757,15 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const depth = 30_000;
       const deep = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
       const rawPost = (path: string, body: string) => fx.http.post(path, { headers: { ...bearer(scoped), 'content-type': 'application/json' }, body });
-      const deepFiles = await rawPost('v1/integrations/connectors', `{"external_user_id":"u","connector_type":"file-storage","credentials":{"access_token":"t"},"replication_config":${deep}}`);
+      const deepFiles = await rawPost(
+        'v1/integrations/connectors',
+        `{"external_user_id":"u","connector_type":"file-storage","credentials":{"access_token":"t"},"replication_config":${deep}}`,
+      );
       expect([deepFiles.statusCode, json(deepFiles)]).toEqual([422, { detail: [notSupported] }]);
-      const deepChat = await rawPost('v1/integrations/connectors', `{"external_user_id":"u","connector_type":"chat","credentials":{"token":"t"},"replication_config":${deep}}`);
+      const deepChat = await rawPost(
+        'v1/integrations/connectors',
+        `{"external_user_id":"u","connector_type":"chat","credentials":{"token":"t"},"replication_config":${deep}}`,
+      );
       expect(deepChat.statusCode).toBe(422);
       const connector = await createChatConnector(scoped);
       const deepParams = await rawPost(`api/v1/connectors/sources/${connector.id}/execute`, `{"entity":"users","action":"list","params":${deep}}`);
@@ -574,9 +774,17 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
       // An embedded source goes through the same check.
       const template = json(await post('api/v1/integrations/templates/sources', operator, { name: 'Drive', connector_type: 'file-storage' }));
-      const embedded = await post('api/v1/embedded/sources', scoped, { source_template_id: template.id, name: 'My Drive', credentials: { access_token: DRIVE_TOKEN }, replication_config: { a: 1 } });
+      const embedded = await post('api/v1/embedded/sources', scoped, {
+        source_template_id: template.id,
+        name: 'My Drive',
+        credentials: { access_token: DRIVE_TOKEN },
+        replication_config: { a: 1 },
+      });
       expect([embedded.statusCode, json(embedded)]).toEqual([422, { detail: [notSupported] }]);
-      expect((await post('api/v1/embedded/sources', scoped, { source_template_id: template.id, name: 'My Drive', credentials: { access_token: DRIVE_TOKEN } })).statusCode).toBe(201);
+      expect(
+        (await post('api/v1/embedded/sources', scoped, { source_template_id: template.id, name: 'My Drive', credentials: { access_token: DRIVE_TOKEN } }))
+          .statusCode,
+      ).toBe(201);
     });
   });
 
@@ -587,9 +795,15 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const response = await post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'users', action: 'list', params: { limit: 3 } });
       expect(response.statusCode).toBe(200);
       const body = json(response);
-      expect(body).toMatchObject({ status: 'success', connector_metadata: { next_cursor: expect.any(String) }, execution_metadata: { connector_id: connector.id, execution_time_ms: expect.any(Number) } });
+      expect(body).toMatchObject({
+        status: 'success',
+        connector_metadata: { next_cursor: expect.any(String) },
+        execution_metadata: { connector_id: connector.id, execution_time_ms: expect.any(Number) },
+      });
       expect(body.result).toHaveLength(3);
-      const posted = json(await post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'channels', action: 'create', params: { name: 'hosted-room' } }));
+      const posted = json(
+        await post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, { entity: 'channels', action: 'create', params: { name: 'hosted-room' } }),
+      );
       expect(posted.result.name).toBe('hosted-room');
     });
 
@@ -601,14 +815,22 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect([unknown.statusCode, json(unknown).detail[0].type]).toEqual([422, 'value_error.unknown_entity']);
       const notOffered = await execute({ entity: 'users', action: 'create' });
       expect(json(notOffered).detail[0]).toMatchObject({ loc: ['body', 'action'], type: 'value_error.action_not_allowed' });
-      expect(json(await execute({ entity: 'channels', action: 'get' })).detail).toEqual([{ loc: ['body', 'params', 'channel'], msg: 'field required', type: 'value_error.missing' }]);
+      expect(json(await execute({ entity: 'channels', action: 'get' })).detail).toEqual([
+        { loc: ['body', 'params', 'channel'], msg: 'field required', type: 'value_error.missing' },
+      ]);
       expect(json(await execute({ action: 'list' })).detail).toEqual([{ loc: ['body', 'entity'], msg: 'field required', type: 'value_error.missing' }]);
       expect((await execute({ entity: 'users', action: 'list', params: 'limit=3' })).statusCode).toBe(422);
       const upstream = await execute({ entity: 'channels', action: 'get', params: { channel: 'C0NOPE' } });
-      expect([upstream.statusCode, json(upstream)]).toEqual([404, { detail: 'Upstream rejected the request: channel_not_found', error_code: 'channel_not_found' }]);
+      expect([upstream.statusCode, json(upstream)]).toEqual([
+        404,
+        { detail: 'Upstream rejected the request: channel_not_found', error_code: 'channel_not_found' },
+      ]);
       const missing = await execute({ entity: 'users', action: 'list' }, scoped, '00000000-0000-4000-8000-000000000000');
       expect([missing.statusCode, json(missing).error_code]).toEqual([404, 'connector_not_found']);
-      const malformed = await fx.http.post(`api/v1/connectors/sources/${connector.id}/execute`, { headers: { ...bearer(scoped), 'content-type': 'application/json' }, body: '{"entity": "users", ' });
+      const malformed = await fx.http.post(`api/v1/connectors/sources/${connector.id}/execute`, {
+        headers: { ...bearer(scoped), 'content-type': 'application/json' },
+        body: '{"entity": "users", ',
+      });
       expect([malformed.statusCode, json(malformed)]).toEqual([400, { detail: 'Malformed JSON body' }]);
       const huge = await execute({ entity: 'messages', action: 'create', params: { channel: 'C1', text: 'x'.repeat(100_000) } });
       expect(huge.statusCode).toBe(413);
@@ -634,7 +856,8 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const scoped = await fx.scopedToken('org-a');
       const connector = await createChatConnector(scoped);
       const other = await fx.server.hosted.applications.create('other-org');
-      const otherOperator = json(await post('api/v1/account/applications/token', null, { client_id: other.client_id, client_secret: other.client_secret })).access_token as string;
+      const otherOperator = json(await post('api/v1/account/applications/token', null, { client_id: other.client_id, client_secret: other.client_secret }))
+        .access_token as string;
       // Same workspace name in the other organization: a different workspace all the same.
       const otherScoped = json(await post('api/v1/embedded/scoped-token', otherOperator, { workspace_name: 'org-a' })).token as string;
       for (const token of [otherScoped, otherOperator]) {
@@ -656,20 +879,36 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
     it('streams downloads: bytes, 206 with Content-Range, a name, and a 404 JSON error for a missing file', async () => {
       const scoped = await fx.scopedToken('files');
-      const created = json(await post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN } }));
+      const created = json(
+        await post('v1/integrations/connectors', scoped, { external_user_id: 'u', connector_type: 'file-storage', credentials: { access_token: DRIVE_TOKEN } }),
+      );
       const path = `api/v1/connectors/sources/${created.id}/execute`;
       const fileId = fx.driveSandbox.largeFileId!;
-      const whole = await fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media' } }, responseType: 'buffer' });
+      const whole = await fx.http.post(path, {
+        headers: bearer(scoped),
+        json: { entity: 'files', action: 'download', params: { fileId, alt: 'media' } },
+        responseType: 'buffer',
+      });
       expect(whole.statusCode).toBe(200);
       expect(whole.headers['content-length']).toBe(String(2 * 1024 * 1024 + 3));
       expect(whole.headers['content-disposition']).toBe(`attachment; filename="large.bin"; filename*=UTF-8''large.bin`);
       expect(whole.body.equals(fx.driveSandbox.contentOf(fileId))).toBe(true);
-      const part = await fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media', range_header: 'bytes=10-19' } }, responseType: 'buffer' });
+      const part = await fx.http.post(path, {
+        headers: bearer(scoped),
+        json: { entity: 'files', action: 'download', params: { fileId, alt: 'media', range_header: 'bytes=10-19' } },
+        responseType: 'buffer',
+      });
       expect([part.statusCode, part.headers['content-range']]).toEqual([206, `bytes 10-19/${2 * 1024 * 1024 + 3}`]);
       expect(part.body.equals(fx.driveSandbox.contentOf(fileId, 10, 19))).toBe(true);
       // Upstream cut mid-transfer: the client sees a broken transfer, never a short file that looks whole.
       fx.driveSandbox.addFault({ path: `/drive/v3/files/${fileId}`, status: 200, truncateAfterBytes: 50_000 });
-      await expect(fx.http.post(path, { headers: bearer(scoped), json: { entity: 'files', action: 'download', params: { fileId, alt: 'media' } }, responseType: 'buffer' })).rejects.toThrow();
+      await expect(
+        fx.http.post(path, {
+          headers: bearer(scoped),
+          json: { entity: 'files', action: 'download', params: { fileId, alt: 'media' } },
+          responseType: 'buffer',
+        }),
+      ).rejects.toThrow();
       const missing = await post(path, scoped, { entity: 'files', action: 'download', params: { fileId: 'no-such-file', alt: 'media' } });
       expect([missing.statusCode, missing.headers['content-type'], json(missing).error_code]).toEqual([404, 'application/json; charset=utf-8', 'notFound']);
     });
@@ -680,7 +919,14 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     expect(doc.openapi).toMatch(/^3\./);
     const { $schema: _ignored, ...schema } = connectorCreateRequest;
     expect(doc.paths['/v1/integrations/connectors'].post.requestBody.content['application/json'].schema).toEqual(schema);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/account/applications/token', '/api/v1/embedded/scoped-token/info', '/api/v1/connectors/sources/{connector_id}/execute', '/.well-known/jwks.json']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/account/applications/token',
+        '/api/v1/embedded/scoped-token/info',
+        '/api/v1/connectors/sources/{connector_id}/execute',
+        '/.well-known/jwks.json',
+      ]),
+    );
     const tokenResponses = doc.paths['/api/v1/embedded/scoped-token'].post.responses;
     expect(Object.keys(tokenResponses)).toEqual(expect.arrayContaining(['415', '422']));
     expect(Object.keys(doc.paths['/api/v1/integrations/connectors/{connector_id}'].get.responses)).toEqual(expect.arrayContaining(['403', '404', '422']));
@@ -688,7 +934,8 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     for (const path of ['/api/v1/embedded/scoped-token', '/api/v1/embedded/widget-token']) {
       const region = doc.paths[path].post.requestBody.content['application/json'].schema.properties.region_id;
       const pattern = new RegExp(region.pattern);
-      for (const id of Object.values(REGIONS)) expect([pattern.test(id), pattern.test(id.toUpperCase()), region.description.includes(id)], path).toEqual([true, true, true]);
+      for (const id of Object.values(REGIONS))
+        expect([pattern.test(id), pattern.test(id.toUpperCase()), region.description.includes(id)], path).toEqual([true, true, true]);
       expect(pattern.test('00000000-0000-4000-8000-000000000000')).toBe(false);
     }
   });
@@ -706,13 +953,21 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     const other = await fx.startAnotherServer();
     const scoped = await fx.scopedToken('shared');
     const connector = await createChatConnector(scoped);
-    const response = await fx.http.post(`${other.url}/api/v1/connectors/sources/${connector.id}/execute`, { prefixUrl: '', headers: bearer(scoped), json: { entity: 'users', action: 'list', params: { limit: 1 } } });
+    const response = await fx.http.post(`${other.url}/api/v1/connectors/sources/${connector.id}/execute`, {
+      prefixUrl: '',
+      headers: bearer(scoped),
+      json: { entity: 'users', action: 'list', params: { limit: 1 } },
+    });
     expect(response.statusCode).toBe(200);
-    const otherOperator = await fx.http.post(`${other.url}/api/v1/account/applications/token`, { prefixUrl: '', json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>();
+    const otherOperator = await fx.http
+      .post(`${other.url}/api/v1/account/applications/token`, { prefixUrl: '', json: { client_id: fx.clientId, client_secret: fx.clientSecret } })
+      .json<{ access_token: string }>();
     expect((await post('api/v1/embedded/scoped-token', otherOperator.access_token, { workspace_name: 'shared' })).statusCode).toBe(200);
     // A key rotated on one instance: the other verifies the new tokens.
     await other.hosted.tokens.rotateSigningKey();
-    const fresh = await fx.http.post(`${other.url}/api/v1/embedded/scoped-token`, { prefixUrl: '', headers: bearer(otherOperator.access_token), json: { workspace_name: 'shared' } }).json<{ token: string }>();
+    const fresh = await fx.http
+      .post(`${other.url}/api/v1/embedded/scoped-token`, { prefixUrl: '', headers: bearer(otherOperator.access_token), json: { workspace_name: 'shared' } })
+      .json<{ token: string }>();
     expect((await get('api/v1/embedded/scoped-token/info', fresh.token)).statusCode).toBe(200);
   });
 });

@@ -51,7 +51,10 @@ describe.each(BACKENDS)('instances sharing %s', (backend: Backend) => {
     const tokens = await Promise.all(instances.map((instance) => operatorToken(instance.url!, credentials)));
     for (const [index, instance] of instances.entries()) {
       const other = tokens[1 - index]!;
-      const scoped = await http.post(`${instance.url}/api/v1/embedded/scoped-token`, { headers: { authorization: `Bearer ${other}` }, json: { workspace_name: 'both' } });
+      const scoped = await http.post(`${instance.url}/api/v1/embedded/scoped-token`, {
+        headers: { authorization: `Bearer ${other}` },
+        json: { workspace_name: 'both' },
+      });
       expect(scoped.statusCode, scoped.body).toBe(200);
     }
   });
@@ -92,7 +95,9 @@ describe.each(BACKENDS)('instances sharing %s', (backend: Backend) => {
     const refused = await start({ ...db.env, PLUGBOARD_DATA_KEYS: otherKeys });
     expect(refused.url).toBeNull();
     expect(refused.exitCode).toBe(1);
-    expect(refused.output.stderr).toMatch(/^Plugboard did not start: the active token-signing key \(kid [\w-]+\) is encrypted with data key "k1", which is not among this instance's data keys/);
+    expect(refused.output.stderr).toMatch(
+      /^Plugboard did not start: the active token-signing key \(kid [\w-]+\) is encrypted with data key "k1", which is not among this instance's data keys/,
+    );
     expect(refused.output.stderr).toContain('PLUGBOARD_DATA_KEYS');
     expect(refused.output.stderr).not.toContain(otherKeys.split(':')[1]);
     expect(refused.output.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace

@@ -17,7 +17,12 @@ beforeAll(async () => {
     if (req.headers['x-api-key'] !== 'k-123') return void res.writeHead(401).end('{"code":"bad_key"}');
     if (url.pathname === '/v1/stations') {
       const second = url.searchParams.get('page') === 'p2';
-      const stations = second ? [{ id: 's3', name: 'Gamma', temperature_c: 3.5 }] : [{ id: 's1', name: 'Alpha' }, { id: 's2', name: 'Beta', temperature_c: -1 }];
+      const stations = second
+        ? [{ id: 's3', name: 'Gamma', temperature_c: 3.5 }]
+        : [
+            { id: 's1', name: 'Alpha' },
+            { id: 's2', name: 'Beta', temperature_c: -1 },
+          ];
       return void res.end(JSON.stringify({ data: { stations }, paging: { next: second ? null : 'p2' } }));
     }
     if (url.pathname === '/v1/slow') return; // never answers: for the timeout test
@@ -71,7 +76,10 @@ describe('connector plugins', () => {
       actions: [{ ...weather.actions[1]!, request: { method: 'GET', path: '/slow' } }],
     });
     const client = runtime.connector('weather', { credentials: { token: 'k-123' }, base_url: baseUrl });
-    await expect(client.execute({ entity: 'stations', action: 'get', params: { id: 's1' } })).rejects.toMatchObject({ status: 502, error_code: 'upstream_timeout' });
+    await expect(client.execute({ entity: 'stations', action: 'get', params: { id: 's1' } })).rejects.toMatchObject({
+      status: 502,
+      error_code: 'upstream_timeout',
+    });
   });
 
   it('refuses a malformed connector and lists every problem', async () => {
@@ -101,7 +109,9 @@ describe('connector plugins', () => {
     expect(attempt([{ ...list, response: { ...list.response, meta: { next_page: 42 as never } } }])).toThrow(/`response\.meta` must map names to path strings/);
     expect(attempt([{ ...get, request: { ...get.request!, fieldSelector: { param: 'fields' } as never } }])).toThrow(/`request\.fieldSelector` needs/);
     const badErrors = { ...weather.transport.errors, transientCodes: 'internal_error' as never };
-    expect(() => runtime.registerConnector({ ...weather, transport: { ...weather.transport, errors: badErrors } })).toThrow(/transport\.errors\.transientCodes must be a list of strings/);
+    expect(() => runtime.registerConnector({ ...weather, transport: { ...weather.transport, errors: badErrors } })).toThrow(
+      /transport\.errors\.transientCodes must be a list of strings/,
+    );
     const { properties, ...rest } = list.params as { properties: Record<string, unknown> };
     const withoutCursor = { ...rest, properties: Object.fromEntries(Object.entries(properties).filter(([name]) => name !== weather.pagination!.cursorParam)) };
     expect(attempt([{ ...list, params: withoutCursor }])).toThrow(/must declare the cursor param "page"/);
@@ -123,7 +133,11 @@ describe('connector plugins', () => {
       }
     };
     expect(attempt({ access_token: 'secret-oauth-value' })?.detail).toEqual([
-      { loc: ['credentials', 'access_token'], msg: expect.stringMatching(/does not accept oauth credentials; accepted: token/), type: 'value_error.credentials.unsupported' },
+      {
+        loc: ['credentials', 'access_token'],
+        msg: expect.stringMatching(/does not accept oauth credentials; accepted: token/),
+        type: 'value_error.credentials.unsupported',
+      },
     ]);
     expect(attempt({ token: 'a', access_token: 'b' })?.status).toBe(422);
     expect(attempt({})?.issues[0]?.type).toBe('value_error.missing');

@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../core/index.ts';
-import { SeededRandom } from '../core/sdk/seeded-random.ts';
+import { SeededRandom } from '../testing/seeded-random.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { report, unhandledError, type Failure } from './helpers/fuzz-report.ts';
@@ -37,10 +37,14 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
     fx = await startHostedFixture(backend);
     const operator = await fx.operatorToken();
     const scoped = await fx.scopedToken(WORKSPACE);
-    const widget = await fx.http.post('api/v1/embedded/widget-token', { headers: bearer(operator), json: { workspace_name: WORKSPACE, allowed_origin: WIDGET_ORIGIN } }).json<{ token: string }>();
+    const widget = await fx.http
+      .post('api/v1/embedded/widget-token', { headers: bearer(operator), json: { workspace_name: WORKSPACE, allowed_origin: WIDGET_ORIGIN } })
+      .json<{ token: string }>();
     const chat = await fx.createConnector(WORKSPACE, 'chat', { token: CHAT_TOKEN }, scoped);
     const files = await fx.createConnector(WORKSPACE, 'file-storage', { access_token: DRIVE_TOKEN }, scoped);
-    const template = await fx.http.post('api/v1/integrations/templates/sources', { headers: bearer(operator), json: { name: 'fuzz source', connector_type: 'chat', tags: ['fuzz'] } }).json<{ id: string }>();
+    const template = await fx.http
+      .post('api/v1/integrations/templates/sources', { headers: bearer(operator), json: { name: 'fuzz source', connector_type: 'chat', tags: ['fuzz'] } })
+      .json<{ id: string }>();
     const runtime = await createRuntime();
     const { fixtures } = fx.driveSandbox.data;
     state = {
@@ -66,7 +70,11 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
     };
     const { tokens } = fx.server.hosted;
     target = {
-      tokens: { operatorToken: operator, scopedToken: scoped, widgetToken: (JSON.parse(Buffer.from(widget.token, 'base64').toString()) as { token: string }).token },
+      tokens: {
+        operatorToken: operator,
+        scopedToken: scoped,
+        widgetToken: (JSON.parse(Buffer.from(widget.token, 'base64').toString()) as { token: string }).token,
+      },
       dangling: {
         operatorToken: await tokens.issueOperatorToken('no-such-client', 'no-such-organization'),
         scopedToken: await tokens.issueScopedToken(fx.server.firstApplication!.organization_id, 'no-such-workspace'),
@@ -130,7 +138,8 @@ function problemWith(request: FuzzRequest, answer: RawResponse | Error): string 
   const text = answer.body.toString();
   if (answer.status >= 500 && !isDeclaredUnavailable(answer.status, text)) return `${answer.status} ${text.slice(0, 200)}`;
   if (answer.status < 400 || request.method === 'HEAD') return undefined;
-  if (!String(answer.headers['content-type']).startsWith('application/json')) return `${answer.status} with Content-Type ${answer.headers['content-type']}: ${text.slice(0, 200)}`;
+  if (!String(answer.headers['content-type']).startsWith('application/json'))
+    return `${answer.status} with Content-Type ${answer.headers['content-type']}: ${text.slice(0, 200)}`;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -147,6 +156,7 @@ function isDeclaredUnavailable(status: number, text: string): boolean {
 
 function isErrorDetail(detail: unknown): boolean {
   if (typeof detail === 'string') return true;
-  const isIssue = (issue: { loc?: unknown; msg?: unknown; type?: unknown }) => Array.isArray(issue?.loc) && typeof issue.msg === 'string' && typeof issue.type === 'string';
+  const isIssue = (issue: { loc?: unknown; msg?: unknown; type?: unknown }) =>
+    Array.isArray(issue?.loc) && typeof issue.msg === 'string' && typeof issue.type === 'string';
   return Array.isArray(detail) && detail.every(isIssue);
 }

@@ -34,7 +34,10 @@ beforeAll(async () => {
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(ROOT, join(project, 'node_modules', 'plugboard'), 'dir');
   cpSync(fileURLToPath(new URL('./fixtures/issue-tracker-plugin/', import.meta.url)), join(project, 'issue-tracker'), { recursive: true });
-  writeFileSync(join(project, 'issue-tracker', 'package.json'), JSON.stringify({ name: 'issue-tracker-connector', private: true, type: 'module', exports: './index.ts' }));
+  writeFileSync(
+    join(project, 'issue-tracker', 'package.json'),
+    JSON.stringify({ name: 'issue-tracker-connector', private: true, type: 'module', exports: './index.ts' }),
+  );
   const compilerOptions = { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true, strict: true };
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['issue-tracker'] }));
 
@@ -80,8 +83,12 @@ describe('a connector package outside the repository', () => {
       ]);
 
       const http = got.extend({ prefixUrl: server.url!, throwHttpErrors: false, retry: { limit: 0 } });
-      const { access_token: operator } = await http.post('api/v1/account/applications/token', { json: server.firstApplication }).json<{ access_token: string }>();
-      const { token } = await http.post('api/v1/embedded/scoped-token', { headers: bearer(operator), json: { workspace_name: 'plugin-users' } }).json<{ token: string }>();
+      const { access_token: operator } = await http
+        .post('api/v1/account/applications/token', { json: server.firstApplication })
+        .json<{ access_token: string }>();
+      const { token } = await http
+        .post('api/v1/embedded/scoped-token', { headers: bearer(operator), json: { workspace_name: 'plugin-users' } })
+        .json<{ token: string }>();
       const created = await http.post('v1/integrations/connectors', {
         headers: bearer(token),
         json: { external_user_id: 'user-1', connector_type: 'issue-tracker', credentials: { token: TOKEN } },
@@ -89,7 +96,8 @@ describe('a connector package outside the repository', () => {
       expect(created.statusCode, created.body).toBe(201);
       const { id } = JSON.parse(created.body) as { id: string };
 
-      const execute = (params: Record<string, unknown>) => http.post(`api/v1/connectors/sources/${id}/execute`, { headers: bearer(token), json: { entity: 'issues', action: 'get', params } });
+      const execute = (params: Record<string, unknown>) =>
+        http.post(`api/v1/connectors/sources/${id}/execute`, { headers: bearer(token), json: { entity: 'issues', action: 'get', params } });
       const found = await execute({ id: '7' });
       expect(found.statusCode, found.body).toBe(200);
       expect(JSON.parse(found.body)).toMatchObject({

@@ -24,7 +24,10 @@ afterEach(async () => {
 async function serve(limits: Partial<ConnectionLimits> = {}): Promise<string> {
   const database = await createTestDatabase('sqlite');
   cleanups.push(() => database.drop());
-  const server = await startServer(testServerConfig(database, { ...LIMITS, ...limits }), { logger: pino({ level: 'silent' }), env: { PLUGBOARD_DATA_KEYS: DATA_KEYS } });
+  const server = await startServer(testServerConfig(database, { ...LIMITS, ...limits }), {
+    logger: pino({ level: 'silent' }),
+    env: { PLUGBOARD_DATA_KEYS: DATA_KEYS },
+  });
   cleanups.push(() => server.close());
   return server.url;
 }
@@ -81,7 +84,9 @@ describe('slow clients', () => {
   it('a client that trickles its body is closed once the request timeout passes, however steadily it sends', async () => {
     const url = await serve();
     const trickling = await open(url);
-    trickling.socket.write('POST /api/v1/account/applications/token HTTP/1.1\r\nHost: plugboard.test\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{');
+    trickling.socket.write(
+      'POST /api/v1/account/applications/token HTTP/1.1\r\nHost: plugboard.test\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{',
+    );
     // A byte every 100 ms: never idle, never done.
     const trickle = setInterval(() => trickling.socket.write(' '), 100);
     cleanups.push(() => clearInterval(trickle));

@@ -88,7 +88,10 @@ describe('start-up refusals', () => {
   describe.runIf(TEST_DATABASE_URL)('on a PostgreSQL server that answers', () => {
     it('a role that does not exist is refused', async () => {
       const databaseUrl = testDatabaseUrl((url) => (url.username = 'plugboard_no_such_role'));
-      await expectStartRefused({ DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS }, /as role "plugboard_no_such_role".*: role "plugboard_no_such_role" does not exist$/);
+      await expectStartRefused(
+        { DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS },
+        /as role "plugboard_no_such_role".*: role "plugboard_no_such_role" does not exist$/,
+      );
     });
 
     it('a database that does not exist is refused', async () => {
@@ -108,7 +111,10 @@ describe('start-up refusals', () => {
           url.username = name;
           url.searchParams.set('options', `-c search_path=${name}`);
         });
-        await expectStartRefused({ DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS }, /^PostgreSQL refused the schema migration: permission denied for schema/);
+        await expectStartRefused(
+          { DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS },
+          /^PostgreSQL refused the schema migration: permission denied for schema/,
+        );
       } finally {
         await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
         await admin.query(`DROP ROLE IF EXISTS ${name}`);
@@ -124,8 +130,14 @@ describe('start-up refusals', () => {
     [{ PLUGBOARD_REQUEST_TIMEOUT_SECONDS: '2.5' }, /^PLUGBOARD_REQUEST_TIMEOUT_SECONDS must be an integer of at least 1/],
     [{ PLUGBOARD_MAX_CONNECTIONS: 'lots' }, /^PLUGBOARD_MAX_CONNECTIONS must be an integer of at least 1/],
     [{ PLUGBOARD_BODY_LIMIT_BYTES: '-1' }, /^PLUGBOARD_BODY_LIMIT_BYTES must be an integer of at least 1/],
-    [{ PLUGBOARD_HEADERS_TIMEOUT_SECONDS: '20', PLUGBOARD_REQUEST_TIMEOUT_SECONDS: '10' }, /^PLUGBOARD_HEADERS_TIMEOUT_SECONDS \(20\) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS \(10\)$/],
-    [{ PLUGBOARD_PUBLIC_URL: 'plugboard.example.com' }, /^PLUGBOARD_PUBLIC_URL must be an absolute http:\/\/ or https:\/\/ URL, got "plugboard\.example\.com"$/],
+    [
+      { PLUGBOARD_HEADERS_TIMEOUT_SECONDS: '20', PLUGBOARD_REQUEST_TIMEOUT_SECONDS: '10' },
+      /^PLUGBOARD_HEADERS_TIMEOUT_SECONDS \(20\) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS \(10\)$/,
+    ],
+    [
+      { PLUGBOARD_PUBLIC_URL: 'plugboard.example.com' },
+      /^PLUGBOARD_PUBLIC_URL must be an absolute http:\/\/ or https:\/\/ URL, got "plugboard\.example\.com"$/,
+    ],
     [{ PLUGBOARD_PUBLIC_URL: 'https://plugboard.example.com/?tenant=1' }, /^PLUGBOARD_PUBLIC_URL must not have a query or fragment/],
     [{ PLUGBOARD_CHAT_BASE_URL: 'slack.com/api' }, /^PLUGBOARD_CHAT_BASE_URL must be an absolute http:\/\/ or https:\/\/ URL/],
   ])('the setting %o is refused, naming the variable', async (settings, message) => {
@@ -138,7 +150,10 @@ describe('start-up refusals', () => {
   ])('a data directory that cannot be made is refused (with %s)', async (_keys, keys) => {
     const file = join(tempDir(), 'a-file');
     writeFileSync(file, '');
-    await expectStartRefused({ PLUGBOARD_DATA_DIR: join(file, 'data'), ...keys }, /^the data directory \(PLUGBOARD_DATA_DIR\) cannot be used: .*a-file\/data: part of the path is a file, not a directory$/);
+    await expectStartRefused(
+      { PLUGBOARD_DATA_DIR: join(file, 'data'), ...keys },
+      /^the data directory \(PLUGBOARD_DATA_DIR\) cannot be used: .*a-file\/data: part of the path is a file, not a directory$/,
+    );
   });
 
   it('a data directory whose plugboard.db is not an SQLite database is refused', async () => {
@@ -153,15 +168,25 @@ describe('start-up refusals', () => {
     cleanups.push(() => new Promise((resolve) => occupier.close(resolve)));
     const { port } = occupier.address() as { port: number };
     const dataDir = join(tempDir(), 'data');
-    await expectStartRefused({ PLUGBOARD_DATA_DIR: dataDir, PORT: String(port) }, new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`));
+    await expectStartRefused(
+      { PLUGBOARD_DATA_DIR: dataDir, PORT: String(port) },
+      new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`),
+    );
     // The refused start made no application whose secret nobody saw: this one makes it, and prints it.
     const next = await start({ PLUGBOARD_DATA_DIR: dataDir });
     expect(next.url, next.output.stderr).not.toBeNull();
-    expect(next.firstApplication, next.output.stdout).toEqual({ organization_id: expect.any(String), client_id: expect.any(String), client_secret: expect.any(String) });
+    expect(next.firstApplication, next.output.stdout).toEqual({
+      organization_id: expect.any(String),
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+    });
   });
 
   it('the admin CLI refuses the same way, with its own prefix', async () => {
-    const run = await runScript(['scripts/admin.ts', 'rotate-signing-key'], { DATABASE_URL: `mysql://root:${PASSWORD}@127.0.0.1/plugboard`, PLUGBOARD_DATA_KEYS: DATA_KEYS });
+    const run = await runScript(['scripts/admin.ts', 'rotate-signing-key'], {
+      DATABASE_URL: `mysql://root:${PASSWORD}@127.0.0.1/plugboard`,
+      PLUGBOARD_DATA_KEYS: DATA_KEYS,
+    });
     expectOneLineRefusal(run, 'admin: ', /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
     expect(run.stdout).toBe('');
   });

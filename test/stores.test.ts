@@ -15,7 +15,8 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     // Two instances starting at once both migrate; the advisory lock makes the second wait, then find
     // nothing to do. (SQLite's equivalent is two processes and busy_timeout: one process holding two
     // connections to one file would block its own thread.)
-    const opened = backend === 'postgres' ? await Promise.all([database.openStore(), database.openStore()]) : [await database.openStore(), await database.openStore()];
+    const opened =
+      backend === 'postgres' ? await Promise.all([database.openStore(), database.openStore()]) : [await database.openStore(), await database.openStore()];
     await opened[1]!.close();
     store = opened[0]!;
     await store.migrate();
@@ -48,8 +49,18 @@ describe.each(BACKENDS)('store on %s', (backend) => {
   it('runs work in one transaction: kept when it succeeds, undone when it throws', async () => {
     const kept = { id: randomUUID(), name: 'Kept', created_at: now() };
     const undone = { id: randomUUID(), name: 'Undone', created_at: now() };
-    expect(await store.transaction(async (tx) => (await tx.createOrganization(kept), 'done'))).toBe('done');
-    await expect(store.transaction(async (tx) => (await tx.createOrganization(undone), Promise.reject(new Error('boom'))))).rejects.toThrow('boom');
+    expect(
+      await store.transaction(async (tx) => {
+        await tx.createOrganization(kept);
+        return 'done';
+      }),
+    ).toBe('done');
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.createOrganization(undone);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await store.getOrganization(kept.id)).toEqual(kept);
     expect(await store.getOrganization(undone.id)).toBeNull();
   });
@@ -73,7 +84,14 @@ describe.each(BACKENDS)('store on %s', (backend) => {
   });
 
   it('keeps signing keys newest first, JSON and ciphertext intact, and retires them', async () => {
-    const key = (kid: string, created_at: string) => ({ kid, alg: 'ES256' as const, public_jwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }, private_jwk: { key_id: 'k1', ciphertext: 'c2VjcmV0' }, created_at, retired_at: null });
+    const key = (kid: string, created_at: string) => ({
+      kid,
+      alg: 'ES256' as const,
+      public_jwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' },
+      private_jwk: { key_id: 'k1', ciphertext: 'c2VjcmV0' },
+      created_at,
+      retired_at: null,
+    });
     await store.insertSigningKey(key('old', '2024-01-01T00:00:00.000Z'));
     await store.insertSigningKey(key('new', '2024-06-01T00:00:00.000Z'));
     await store.retireSigningKey('old', '2024-06-01T00:00:01.000Z');
@@ -97,7 +115,15 @@ describe.each(BACKENDS)('store on %s', (backend) => {
   });
 
   it('keeps templates with their tags', async () => {
-    const template = { id: randomUUID(), organization_id: org, kind: 'source' as const, name: 'CRM', connector_type: 'chat', tags: ['crm', 'sales'], created_at: now() };
+    const template = {
+      id: randomUUID(),
+      organization_id: org,
+      kind: 'source' as const,
+      name: 'CRM',
+      connector_type: 'chat',
+      tags: ['crm', 'sales'],
+      created_at: now(),
+    };
     await store.createTemplate(template);
     await store.createTemplate({ ...template, id: randomUUID(), kind: 'connection', name: 'Warehouse', tags: [] });
     expect(await store.getTemplate(template.id)).toEqual(template);
@@ -109,7 +135,8 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const workspace = await store.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'widgets', region_id: 'r', created_at: now() });
     const neighbour = await store.createWorkspaceIfAbsent({ id: randomUUID(), organization_id: org, name: 'widgets-2', region_id: 'r', created_at: now() });
     const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute)).toISOString();
-    const record = (s: Store, workspaceId: string, origin: string, expiresAt: string) => s.recordWidgetOrigin({ organization_id: org, workspace_id: workspaceId, origin, expires_at: expiresAt });
+    const record = (s: Store, workspaceId: string, origin: string, expiresAt: string) =>
+      s.recordWidgetOrigin({ organization_id: org, workspace_id: workspaceId, origin, expires_at: expiresAt });
     await record(store, workspace.id, 'https://a.example', at(20));
     expect(await store.widgetOriginLiveUntil('https://a.example', at(0))).toBe(at(20));
     expect(await store.widgetOriginLiveUntil('https://a.example', at(20))).toBeNull(); // expired at expires_at
@@ -153,7 +180,13 @@ describe.each(BACKENDS)('store on %s', (backend) => {
       ...over,
     });
     const a = connector({ replication_config: { start_date: '2024-01-01T00:00:00Z', lookback_window: 3, join_channels: true } });
-    const b = connector({ external_user_id: 'u2', connector_type: 'file-storage', auth_type: 'oauth', source_template_id: template!.id, created_at: '2999-01-01T00:00:00.000Z' });
+    const b = connector({
+      external_user_id: 'u2',
+      connector_type: 'file-storage',
+      auth_type: 'oauth',
+      source_template_id: template!.id,
+      created_at: '2999-01-01T00:00:00.000Z',
+    });
     await store.createConnectorIfAbsent(a);
     await store.createConnectorIfAbsent(b);
     expect(await store.getConnector(a.id)).toEqual(a);

@@ -98,7 +98,16 @@ describe('data keys that cannot open the active signing key', () => {
       for (const key of [material, k2Material, otherMaterial]) expect(message).not.toContain(key.toString('base64'));
     }
     // A new data key in front of the old one (data-key rotation) still opens it.
-    await expect(new TokenService(store, new DataKeyring([{ id: 'k2', key: k2Material }, { id: 'k1', key: material }]), ISSUER).start()).resolves.toBeUndefined();
+    await expect(
+      new TokenService(
+        store,
+        new DataKeyring([
+          { id: 'k2', key: k2Material },
+          { id: 'k1', key: material },
+        ]),
+        ISSUER,
+      ).start(),
+    ).resolves.toBeUndefined();
   });
 
   it('found while serving (written by an instance configured otherwise), leave the instance signing with its key, and are reported', async () => {
@@ -109,10 +118,25 @@ describe('data keys that cannot open the active signing key', () => {
     // Another instance, with other data keys, rotated: the new active key opens only with its keys.
     const foreign = new DataKeyring([{ id: 'elsewhere', key: randomBytes(32) }]);
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-    await store.insertSigningKey({ kid: 'foreign', alg: 'ES256', public_jwk: (await exportJWK(publicKey)) as Record<string, unknown>, private_jwk: foreign.encrypt(JSON.stringify(await exportJWK(privateKey))), created_at: new Date().toISOString(), retired_at: null });
+    await store.insertSigningKey({
+      kid: 'foreign',
+      alg: 'ES256',
+      public_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+      private_jwk: foreign.encrypt(JSON.stringify(await exportJWK(privateKey))),
+      created_at: new Date().toISOString(),
+      retired_at: null,
+    });
     await store.retireSigningKey(kid, new Date().toISOString());
     // A token of the new key makes this instance re-read the keys: it verifies, and signing goes on with the old key.
-    const theirs = await new SignJWT({ token_use: 'operator', organization_id: ORG }).setProtectedHeader({ alg: 'ES256', kid: 'foreign' }).setIssuer(ISSUER).setAudience('plugboard-api').setSubject('client').setJti('j').setIssuedAt().setExpirationTime('60s').sign(privateKey);
+    const theirs = await new SignJWT({ token_use: 'operator', organization_id: ORG })
+      .setProtectedHeader({ alg: 'ES256', kid: 'foreign' })
+      .setIssuer(ISSUER)
+      .setAudience('plugboard-api')
+      .setSubject('client')
+      .setJti('j')
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .sign(privateKey);
     await expect(tokens.verify(theirs, 'operator')).resolves.toMatchObject({ organization_id: ORG });
     const ours = await tokens.issueOperatorToken('client', ORG);
     expect(decodeProtectedHeader(ours).kid).toBe(kid);
@@ -128,7 +152,13 @@ describe('claims of a correctly signed token', () => {
   let sign: (claims: Record<string, unknown>, lifetime?: { iat: number; exp: number }) => Promise<string>;
   const keyring = new DataKeyring([{ id: 'k1', key: randomBytes(32) }]);
   const scope = { [WORKSPACE_SCOPE_CLAIM]: { workspaceId: WS } };
-  const widget = { allowed_origin: 'https://app.example', source_template_tags: [], source_template_tags_mode: 'any', connection_template_tags: [], connection_template_tags_mode: 'any' };
+  const widget = {
+    allowed_origin: 'https://app.example',
+    source_template_tags: [],
+    source_template_tags_mode: 'any',
+    connection_template_tags: [],
+    connection_template_tags_mode: 'any',
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
@@ -141,7 +171,15 @@ describe('claims of a correctly signed token', () => {
     sign = (claims, lifetime) => {
       const now = Math.floor(Date.now() / 1000);
       const { iat, exp } = lifetime ?? { iat: now, exp: now + 600 };
-      return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: active!.kid }).setIssuer(ISSUER).setAudience('plugboard-api').setSubject('sub').setJti('j').setIssuedAt(iat).setExpirationTime(exp).sign(privateKey);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: active!.kid })
+        .setIssuer(ISSUER)
+        .setAudience('plugboard-api')
+        .setSubject('sub')
+        .setJti('j')
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(privateKey);
     };
   });
   afterAll(async () => {

@@ -18,7 +18,10 @@ export async function checkCredentials(connector: CompiledConnector, execute: Ex
     await execute({ entity: check.entity, action: check.action, params: check.params ?? {} });
   } catch (error) {
     if (!isRefusal(error, check.rejectedCodes)) throw error;
-    throw new BadRequestError(`The ${connector.type} upstream rejected the credentials (${error.error_code}); check the token and the account it belongs to`, 'credentials_rejected');
+    throw new BadRequestError(
+      `The ${connector.type} upstream rejected the credentials (${error.error_code}); check the token and the account it belongs to`,
+      'credentials_rejected',
+    );
   }
   return 'accepted';
 }

@@ -37,7 +37,11 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
   }
   if (!definition.request) {
     // Hosted search reads the context store, which replication fills; this server has none yet.
-    throw new PlugboardError(501, `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`, 'context_store_unavailable');
+    throw new PlugboardError(
+      501,
+      `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`,
+      'context_store_unavailable',
+    );
   }
   if (definition.action === 'download') return executeDownload(target, action, params);
   const body = await target.transport.requestJson({

@@ -27,9 +27,15 @@ export async function executeDownload(target: ExecutionTarget, action: CompiledA
   };
 }
 
-async function lookUpFileName(target: ExecutionTarget, lookup: NonNullable<CompiledAction['definition']['fileName']>, params: Record<string, unknown>): Promise<string | null> {
+async function lookUpFileName(
+  target: ExecutionTarget,
+  lookup: NonNullable<CompiledAction['definition']['fileName']>,
+  params: Record<string, unknown>,
+): Promise<string | null> {
   const placeholders = [...lookup.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  const forwarded = Object.fromEntries([...placeholders, ...(lookup.forwardParams ?? [])].filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+  const forwarded = Object.fromEntries(
+    [...placeholders, ...(lookup.forwardParams ?? [])].filter((name) => params[name] !== undefined).map((name) => [name, params[name]]),
+  );
   const body = await target.transport.requestJson({ call: { method: 'GET', path: lookup.path, defaults: lookup.query }, params: forwarded, idempotent: true });
   const name = readPath(body, lookup.field);
   return typeof name === 'string' ? name : null;

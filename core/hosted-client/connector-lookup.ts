@@ -31,7 +31,10 @@ export class ConnectorLookup {
     });
     const { data } = expectOk(response) as { data: Array<{ id: string }> };
     if (!data[0]) {
-      throw new NotFoundError(`No ${this.connectorType} connector for external user "${config.external_user_id}" in workspace "${this.session.workspaceName}"`, 'connector_not_found');
+      throw new NotFoundError(
+        `No ${this.connectorType} connector for external user "${config.external_user_id}" in workspace "${this.session.workspaceName}"`,
+        'connector_not_found',
+      );
     }
     return data[0].id;
   }

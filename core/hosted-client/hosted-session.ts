@@ -69,14 +69,19 @@ export class HostedSession {
   }
 
   private async postScopedToken(operator: string): Promise<Fetched<string>> {
-    const response = await this.http.post('api/v1/embedded/scoped-token', { headers: { authorization: `Bearer ${operator}` }, json: { workspace_name: this.workspaceName } });
+    const response = await this.http.post('api/v1/embedded/scoped-token', {
+      headers: { authorization: `Bearer ${operator}` },
+      json: { workspace_name: this.workspaceName },
+    });
     const { token } = expectOk(response) as { token: string };
     return { value: token, validUntil: (decodeJwt(token).exp ?? 0) * 1000 - EXPIRY_MARGIN_MS };
   }
 
   private operatorToken(): Promise<string> {
     return this.operator.get(async () => {
-      const response = await this.http.post('api/v1/account/applications/token', { json: { client_id: this.config.client_id, client_secret: this.config.client_secret } });
+      const response = await this.http.post('api/v1/account/applications/token', {
+        json: { client_id: this.config.client_id, client_secret: this.config.client_secret },
+      });
       const body = expectOk(response) as { access_token: string; expires_in: number };
       return { value: body.access_token, validUntil: Date.now() + body.expires_in * 1000 - EXPIRY_MARGIN_MS };
     });

@@ -1,4 +1,13 @@
-import { AccessDeniedError, AuthenticationError, errorForStatus, RateLimitedError, ValidationError, type ErrorBody, type PlugboardError, type ValidationIssue } from '../errors.ts';
+import {
+  AccessDeniedError,
+  AuthenticationError,
+  errorForStatus,
+  RateLimitedError,
+  ValidationError,
+  type ErrorBody,
+  type PlugboardError,
+  type ValidationIssue,
+} from '../errors.ts';
 
 /** Rebuilds the typed error a hosted server answered with, so both modes throw the same classes. */
 export function errorFromWire(status: number, body: unknown, retryAfter: string | undefined): PlugboardError {

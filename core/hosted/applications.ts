@@ -43,7 +43,10 @@ export class Applications {
     // The usual start finds an application: answer without taking the lock.
     if ((await this.store.countApplications()) > 0) return null;
     const secret = this.newSecret();
-    return this.store.transaction(async (tx) => ((await tx.countApplications()) > 0 ? null : insertApplication(tx, FIRST_ORGANIZATION_NAME, secret)), APPLICATIONS_LOCK);
+    return this.store.transaction(
+      async (tx) => ((await tx.countApplications()) > 0 ? null : insertApplication(tx, FIRST_ORGANIZATION_NAME, secret)),
+      APPLICATIONS_LOCK,
+    );
   }
 
   /**
@@ -74,7 +77,11 @@ export class Applications {
       await this.limits.refuse(address, clientId).catch((refusal: unknown) => {
         if (refusal instanceof RateLimitedError) throw refusal;
       });
-      throw new PlugboardError(503, `This server cannot check the application's secret (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`, 'credentials_unavailable');
+      throw new PlugboardError(
+        503,
+        `This server cannot check the application's secret (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`,
+        'credentials_unavailable',
+      );
     }
   }
 

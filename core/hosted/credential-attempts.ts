@@ -78,7 +78,10 @@ export function addressKey(address: string): string {
   const headGroups = head === '' ? [] : head.split(':');
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
   const groups = [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
-  return `${groups.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** Client ids come from callers: hashed, any length and any text make a key of fixed size. */
@@ -87,5 +90,9 @@ function clientKey(clientId: string): string {
 }
 
 function tooManyAttempts(msBeforeNext: number): RateLimitedError {
-  return new RateLimitedError('Too many failed attempts with application credentials; try again later', Math.max(1, Math.ceil(msBeforeNext / 1000)), 'too_many_attempts');
+  return new RateLimitedError(
+    'Too many failed attempts with application credentials; try again later',
+    Math.max(1, Math.ceil(msBeforeNext / 1000)),
+    'too_many_attempts',
+  );
 }

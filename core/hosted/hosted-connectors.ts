@@ -58,7 +58,10 @@ export class ConnectorExistsError extends ConflictError {
   readonly connector_id: string;
 
   constructor(existing: StoredConnector) {
-    super(`A ${existing.connector_type} connector for external user "${existing.external_user_id}" already exists in this workspace: ${existing.id}`, 'connector_exists');
+    super(
+      `A ${existing.connector_type} connector for external user "${existing.external_user_id}" already exists in this workspace: ${existing.id}`,
+      'connector_exists',
+    );
     this.connector_id = existing.id;
   }
 
@@ -88,7 +91,11 @@ export class HostedConnectors {
   async create(scope: Required<AccessScope>, input: CreateConnectorInput): Promise<HostedConnectorRecord> {
     const types = this.runtime.connectorTypes();
     if (!types.includes(input.connector_type)) {
-      throw invalidField(['body', 'connector_type'], `unknown connector type "${input.connector_type}"; allowed: ${types.join(', ')}`, 'value_error.unknown_connector_type');
+      throw invalidField(
+        ['body', 'connector_type'],
+        `unknown connector type "${input.connector_type}"; allowed: ${types.join(', ')}`,
+        'value_error.unknown_connector_type',
+      );
     }
     const plugin = this.runtime.plugin(input.connector_type);
     authHeadersFor(plugin.definition, input.credentials, ['body', 'credentials']);
@@ -96,11 +103,18 @@ export class HostedConnectors {
     const authType = (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)!;
     const replicationConfig = this.checkReplicationConfig(input.connector_type, input.replication_config);
     // A create retried after a lost answer is told at once, without calling the upstream; the insert below still decides a race.
-    const [existing] = await this.store.listConnectors({ workspace_id: scope.workspace_id, external_user_id: input.external_user_id, connector_type: input.connector_type });
+    const [existing] = await this.store.listConnectors({
+      workspace_id: scope.workspace_id,
+      external_user_id: input.external_user_id,
+      connector_type: input.connector_type,
+    });
     if (existing) throw new ConnectorExistsError(existing);
     const id = randomUUID();
     // Last of the checks, since it calls the upstream; whatever it throws, nothing has been stored.
-    await checkCredentials(plugin, this.runtime.executor(input.connector_type, this.instanceConfig(input.connector_type, credentials), { connectorId: id, mode: 'hosted' }));
+    await checkCredentials(
+      plugin,
+      this.runtime.executor(input.connector_type, this.instanceConfig(input.connector_type, credentials), { connectorId: id, mode: 'hosted' }),
+    );
     const connector: StoredConnector = {
       id,
       organization_id: scope.organization_id,
@@ -109,7 +123,9 @@ export class HostedConnectors {
       connector_type: input.connector_type,
       name: input.name ?? `${input.connector_type} connector of ${input.external_user_id}`,
       auth_type: authType,
-      credentials: this.keyring.encrypt(JSON.stringify({ [CREDENTIAL_FIELD[authType]]: (credentials as unknown as Record<string, string>)[CREDENTIAL_FIELD[authType]] })),
+      credentials: this.keyring.encrypt(
+        JSON.stringify({ [CREDENTIAL_FIELD[authType]]: (credentials as unknown as Record<string, string>)[CREDENTIAL_FIELD[authType]] }),
+      ),
       replication_config: replicationConfig,
       source_template_id: input.source_template_id ?? null,
       created_at: new Date().toISOString(),
@@ -126,7 +142,11 @@ export class HostedConnectors {
    */
   async createEmbeddedSource(scope: Required<AccessScope>, widget: WidgetScope | undefined, input: EmbeddedSourceInput): Promise<HostedConnectorRecord> {
     if (widget && input.external_user_id !== undefined) {
-      throw invalidField(['body', 'external_user_id'], 'a widget creates sources for its workspace only: leave external_user_id out', 'value_error.not_allowed_for_widget');
+      throw invalidField(
+        ['body', 'external_user_id'],
+        'a widget creates sources for its workspace only: leave external_user_id out',
+        'value_error.not_allowed_for_widget',
+      );
     }
     const template = await this.store.getTemplate(input.source_template_id);
     const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && offersTemplate(widget, template);
@@ -184,7 +204,11 @@ export class HostedConnectors {
       return this.keyring.decrypt(connector.credentials);
     } catch (error) {
       if (!(error instanceof UndecryptableValueError)) throw error;
-      throw new PlugboardError(503, `This server cannot open the connector's stored credentials (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`, 'credentials_unavailable');
+      throw new PlugboardError(
+        503,
+        `This server cannot open the connector's stored credentials (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`,
+        'credentials_unavailable',
+      );
     }
   }
 
@@ -192,7 +216,10 @@ export class HostedConnectors {
     const cached = this.executors.get(connector.id);
     if (cached) return cached;
     const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
-    const execute = this.runtime.executor(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), { connectorId: connector.id, mode: 'hosted' });
+    const execute = this.runtime.executor(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
+      connectorId: connector.id,
+      mode: 'hosted',
+    });
     if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
     this.executors.set(connector.id, execute);
     return execute;
@@ -212,7 +239,11 @@ export class HostedConnectors {
     if (config === undefined) return null;
     const validate = this.runtime.plugin(type).validateReplicationConfig;
     if (!validate) {
-      throw invalidField(['body', 'replication_config'], `connector type "${type}" takes no replication_config; leave the field out`, 'value_error.replication_config_not_supported');
+      throw invalidField(
+        ['body', 'replication_config'],
+        `connector type "${type}" takes no replication_config; leave the field out`,
+        'value_error.replication_config_not_supported',
+      );
     }
     if (!validate(config)) throw new ValidationError(toValidationIssues(validate.errors ?? [], ['body', 'replication_config']));
     return config;

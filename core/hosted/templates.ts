@@ -18,7 +18,11 @@ export async function createTemplate(
   knownTypes: string[],
 ): Promise<Template> {
   if (!knownTypes.includes(input.connector_type)) {
-    throw invalidField(['body', 'connector_type'], `unknown connector type "${input.connector_type}"; allowed: ${knownTypes.join(', ')}`, 'value_error.unknown_connector_type');
+    throw invalidField(
+      ['body', 'connector_type'],
+      `unknown connector type "${input.connector_type}"; allowed: ${knownTypes.join(', ')}`,
+      'value_error.unknown_connector_type',
+    );
   }
   const template: Template = {
     id: randomUUID(),

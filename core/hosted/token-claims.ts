@@ -59,7 +59,11 @@ export function widgetScopeOf(claims: TokenClaims | undefined): WidgetScope | un
   return claims?.token_use === 'widget' ? claims.widget : undefined;
 }
 
-export const TOKEN_TTL_SECONDS: Record<TokenUse, number> = { operator: OPERATOR_TOKEN_TTL_SECONDS, scoped: SCOPED_TOKEN_TTL_SECONDS, widget: SCOPED_TOKEN_TTL_SECONDS };
+export const TOKEN_TTL_SECONDS: Record<TokenUse, number> = {
+  operator: OPERATOR_TOKEN_TTL_SECONDS,
+  scoped: SCOPED_TOKEN_TTL_SECONDS,
+  widget: SCOPED_TOKEN_TTL_SECONDS,
+};
 
 const validateClaims: ValidateFunction = createAjv().compile(tokenClaimsSchema);
 

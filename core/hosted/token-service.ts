@@ -90,7 +90,11 @@ export class TokenService {
 
   /** The scoped token of a widget token, carrying its scope (issue it with HostedRuntime.issueWidgetToken, which records the origin). */
   async issueWidgetScopedToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<string> {
-    return this.sign({ token_use: 'widget', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, widget }, workspaceId, TOKEN_TTL_SECONDS.widget);
+    return this.sign(
+      { token_use: 'widget', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, widget },
+      workspaceId,
+      TOKEN_TTL_SECONDS.widget,
+    );
   }
 
   /** Verifies a bearer token for one use (or any of several); any failure is the same 401, whatever the cause. */

@@ -50,7 +50,12 @@ export class WidgetOrigins {
    * without bound.
    */
   async record(organizationId: string, workspaceId: string, origin: string, expiresAtMs: number): Promise<void> {
-    await this.store.recordWidgetOrigin({ organization_id: organizationId, workspace_id: workspaceId, origin, expires_at: new Date(expiresAtMs).toISOString() });
+    await this.store.recordWidgetOrigin({
+      organization_id: organizationId,
+      workspace_id: workspaceId,
+      origin,
+      expires_at: new Date(expiresAtMs).toISOString(),
+    });
     // A refusal remembered here must not outlive the record that now allows the origin.
     this.recorded++;
     this.memory.delete(origin);

@@ -28,7 +28,13 @@ export class LocalWorkspaceDirectory implements CloudWorkspaceDirectory {
  * SPEC 4.1 rules 1-3: an existing workspace is returned as is; otherwise one that exists in the cloud
  * gets only a local record, and a new one is created in the cloud and locally. `region_id` counts only then.
  */
-export async function resolveWorkspace(store: Store, cloud: CloudWorkspaceDirectory, organizationId: string, name: string, regionId?: string): Promise<Workspace> {
+export async function resolveWorkspace(
+  store: Store,
+  cloud: CloudWorkspaceDirectory,
+  organizationId: string,
+  name: string,
+  regionId?: string,
+): Promise<Workspace> {
   // UUIDs are case-insensitive on input (RFC 9562); the stored id is the canonical lower-case one.
   const region = regionId?.toLowerCase() ?? DEFAULT_REGION_ID;
   if (!REGION_IDS.includes(region)) {
@@ -37,5 +43,7 @@ export async function resolveWorkspace(store: Store, cloud: CloudWorkspaceDirect
   const existing = await store.findWorkspaceByName(organizationId, name);
   if (existing) return existing;
   const remote = (await cloud.find(organizationId, name)) ?? (await cloud.create(organizationId, name, region));
-  return forTokenSubject(store.createWorkspaceIfAbsent({ id: remote.id, organization_id: organizationId, name, region_id: region, created_at: new Date().toISOString() }));
+  return forTokenSubject(
+    store.createWorkspaceIfAbsent({ id: remote.id, organization_id: organizationId, name, region_id: region, created_at: new Date().toISOString() }),
+  );
 }

@@ -37,7 +37,8 @@ export class CompiledConnector {
     const { check } = definition;
     if (check) {
       const { validateParams } = this.resolve(check.entity, check.action);
-      if (!validateParams(check.params ?? {})) throw new Error(`check params do not fit ${check.entity}.${check.action}: ${ajv.errorsText(validateParams.errors)}`);
+      if (!validateParams(check.params ?? {}))
+        throw new Error(`check params do not fit ${check.entity}.${check.action}: ${ajv.errorsText(validateParams.errors)}`);
     }
   }
 
@@ -61,14 +62,26 @@ export class CompiledConnector {
     if (typeof action !== 'string') throw invalidField(['body', 'action'], 'value is not a valid string', 'type_error.str');
     const byAction = this.actions.get(entity);
     if (!byAction) {
-      throw invalidField(['body', 'entity'], `unknown entity "${entity}" for connector type "${this.type}"; allowed: ${this.entities().join(', ')}`, 'value_error.unknown_entity');
+      throw invalidField(
+        ['body', 'entity'],
+        `unknown entity "${entity}" for connector type "${this.type}"; allowed: ${this.entities().join(', ')}`,
+        'value_error.unknown_entity',
+      );
     }
     if (!(ACTION_NAMES as readonly string[]).includes(action)) {
-      throw invalidField(['body', 'action'], `unknown action "${action}"; allowed for ${entity}: ${this.actionsOf(entity).join(', ')}`, 'value_error.unknown_action');
+      throw invalidField(
+        ['body', 'action'],
+        `unknown action "${action}"; allowed for ${entity}: ${this.actionsOf(entity).join(', ')}`,
+        'value_error.unknown_action',
+      );
     }
     const compiled = byAction.get(action);
     if (!compiled) {
-      throw invalidField(['body', 'action'], `entity "${entity}" does not offer action "${action}"; allowed: ${this.actionsOf(entity).join(', ')}`, 'value_error.action_not_allowed');
+      throw invalidField(
+        ['body', 'action'],
+        `entity "${entity}" does not offer action "${action}"; allowed: ${this.actionsOf(entity).join(', ')}`,
+        'value_error.action_not_allowed',
+      );
     }
     return compiled;
   }

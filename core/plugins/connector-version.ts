@@ -22,7 +22,10 @@ export function connectorVersion(specifier: string, definition: ConnectorDefinit
  */
 function packageVersion(specifier: string): string | undefined {
   if (specifierKind(specifier) !== 'package') return undefined;
-  const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const manifest = join(dir, 'node_modules', name, 'package.json');
     if (existsSync(manifest)) {

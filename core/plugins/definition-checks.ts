@@ -24,7 +24,10 @@ export function checkDefinition(candidate: unknown): string[] {
   const seen = new Set<string>();
   def.actions.forEach((action, index) => {
     const where = `actions[${index}]${action && typeof action === 'object' ? ` (${String(action.entity)}.${String(action.action)})` : ''}`;
-    if (!action || typeof action !== 'object') return void problems.push(`${where} must be an object`);
+    if (!action || typeof action !== 'object') {
+      problems.push(`${where} must be an object`);
+      return;
+    }
     if (typeof action.entity !== 'string' || !IDENTIFIER.test(action.entity)) problems.push(`${where}: \`entity\` must be a lowercase identifier`);
     if (RESERVED_ENTITY_NAMES.includes(action.entity)) problems.push(`${where}: entity name "${action.entity}" is reserved`);
     if (!(ACTION_NAMES as readonly string[]).includes(action.action)) problems.push(`${where}: \`action\` must be one of ${ACTION_NAMES.join(', ')}`);
@@ -34,7 +37,8 @@ export function checkDefinition(candidate: unknown): string[] {
     if (typeof action.description !== 'string') problems.push(`${where}: \`description\` must be a string`);
     if (!isObject(action.params) || action.params.type !== 'object') problems.push(`${where}: \`params\` must be a JSON Schema of type object`);
     if (!isObject(action.record)) problems.push(`${where}: \`record\` must be a JSON Schema`);
-    if (!isObject(action.response) || typeof action.response.records !== 'string') problems.push(`${where}: \`response.records\` must be a path string ('' for the whole body)`);
+    if (!isObject(action.response) || typeof action.response.records !== 'string')
+      problems.push(`${where}: \`response.records\` must be a path string ('' for the whole body)`);
     if (action.response?.meta !== undefined && !isObject(action.meta)) problems.push(`${where}: \`meta\` schema is required when \`response.meta\` is set`);
     for (const key of ['meta', 'recordFallbacks'] as const) {
       if (!isStringMap(action.response?.[key])) problems.push(`${where}: \`response.${key}\` must map names to path strings`);
@@ -64,7 +68,9 @@ function checkCredentialCheck(check: unknown, actions: ActionDefinition[], error
   if (!action) {
     problems.push(`\`check\` names ${String(check.entity)}.${String(check.action)}, which is not a declared action`);
   } else if (action.hostedOnly || action.action === 'download' || !isObject(action.request) || !(action.idempotent ?? action.request.method === 'GET')) {
-    problems.push(`\`check\` must name a read action that calls the upstream (no write, download or hosted-only action); ${action.entity}.${action.action} is not one`);
+    problems.push(
+      `\`check\` must name a read action that calls the upstream (no write, download or hosted-only action); ${action.entity}.${action.action} is not one`,
+    );
   }
   if (check.params !== undefined && !isObject(check.params)) problems.push('`check.params` must be an object');
   if (!isStringList(check.rejectedCodes) || check.rejectedCodes.length === 0) {
@@ -73,7 +79,8 @@ function checkCredentialCheck(check: unknown, actions: ActionDefinition[], error
     // A rate limit or a passing failure says nothing about the credential: it must never read as a refusal.
     const passing = [errors?.rateLimitCodes, errors?.transientCodes].flatMap((codes) => (isStringList(codes) ? (codes as string[]) : []));
     const overlap = (check.rejectedCodes as string[]).filter((code) => passing.includes(code));
-    if (overlap.length > 0) problems.push(`\`check.rejectedCodes\` lists ${overlap.join(', ')}, declared in transport.errors as a rate limit or a passing failure`);
+    if (overlap.length > 0)
+      problems.push(`\`check.rejectedCodes\` lists ${overlap.join(', ')}, declared in transport.errors as a rate limit or a passing failure`);
   }
   return problems;
 }
@@ -85,10 +92,16 @@ function checkRequest(call: Partial<UpstreamCall> | undefined): string[] {
   const problems: string[] = [];
   if (call.body !== undefined && !['json', 'form'].includes(call.body)) problems.push('`request.body` must be "json" or "form"');
   if (!isStringMap(call.headerParams)) problems.push('`request.headerParams` must map header names to param names');
-  if (call.fieldSelector !== undefined && (!isObject(call.fieldSelector) || typeof call.fieldSelector.param !== 'string' || !isStringList(call.fieldSelector.alwaysSelect))) {
+  if (
+    call.fieldSelector !== undefined &&
+    (!isObject(call.fieldSelector) || typeof call.fieldSelector.param !== 'string' || !isStringList(call.fieldSelector.alwaysSelect))
+  ) {
     problems.push('`request.fieldSelector` needs a `param` name and an `alwaysSelect` list of strings');
   }
-  if (call.defaults !== undefined && (!isObject(call.defaults) || !Object.values(call.defaults).every((v) => ['string', 'number', 'boolean'].includes(typeof v)))) {
+  if (
+    call.defaults !== undefined &&
+    (!isObject(call.defaults) || !Object.values(call.defaults).every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
+  ) {
     problems.push('`request.defaults` must map param names to strings, numbers or booleans');
   }
   return problems;
@@ -106,7 +119,9 @@ function isStringMap(value: unknown): boolean {
 function checkAuth(auth: ConnectorDefinition['auth'] | undefined): string[] {
   if (!isObject(auth)) return ['`auth` must map auth kinds (oauth, token) to header rules'];
   const kinds = Object.keys(auth);
-  const problems = kinds.filter((kind) => !(AUTH_KINDS as readonly string[]).includes(kind)).map((kind) => `unknown auth kind "${kind}"; allowed: ${AUTH_KINDS.join(', ')}`);
+  const problems = kinds
+    .filter((kind) => !(AUTH_KINDS as readonly string[]).includes(kind))
+    .map((kind) => `unknown auth kind "${kind}"; allowed: ${AUTH_KINDS.join(', ')}`);
   if (kinds.length === 0) problems.push('`auth` must declare at least one auth kind');
   for (const [kind, rule] of Object.entries(auth)) {
     if (!rule || typeof rule.header !== 'string' || rule.header === '') problems.push(`auth.${kind} needs a \`header\``);
@@ -133,6 +148,7 @@ function checkTransport(transport: ConnectorDefinition['transport'] | undefined)
   return problems;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the checks read an unvalidated plugin's fields one by one.
 function isObject(value: unknown): value is Record<string, any> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -14,6 +14,7 @@ export interface ActionTypes {
 export type ConnectorTypeMap = { [key: string]: ActionTypes };
 
 /** The loose map of a connector whose generated types the caller did not name. */
+// biome-ignore lint/suspicious/noExplicitAny: records of a connector whose types are not named are only known at run time.
 export type UntypedConnector = { [key: string]: { params: Record<string, unknown>; result: any; meta: Record<string, unknown> } };
 
 type Key<M> = keyof M & string;
@@ -21,27 +22,28 @@ type EntityOf<K extends string> = K extends `${infer E}.${string}` ? E : never;
 type ActionOf<K extends string, E extends string> = K extends `${E}.${infer A}` ? A : never;
 type Item<T> = T extends Array<infer R> ? R : T;
 /** Params may be left out when the action requires none. */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the type every all-optional params object extends.
 type ParamsArg<P> = {} extends P ? [params?: P] : [params: P];
 
 /** `{entity, action, params}` for one key of the map, so literal entity/action pick the right types. */
-export type TypedRequest<M extends ConnectorTypeMap> = string extends Key<M>
-  ? ExecuteRequest
-  : { [K in Key<M>]: { entity: EntityOf<K>; action: ActionOf<K, EntityOf<K>>; params?: M[K]['params'] } }[Key<M>];
+export type TypedRequest<M extends ConnectorTypeMap> =
+  string extends Key<M> ? ExecuteRequest : { [K in Key<M>]: { entity: EntityOf<K>; action: ActionOf<K, EntityOf<K>>; params?: M[K]['params'] } }[Key<M>];
 type KeyOf<R extends { entity: string; action: string }> = `${R['entity']}.${R['action']}`;
 /** The envelope typed from the map, or a DownloadResult for a download action. */
 type Outcome<T extends ActionTypes> = T extends { download: true } ? DownloadResult : ExecuteResult<T['result'], T['meta']>;
-type ResultOf<M extends ConnectorTypeMap, R extends { entity: string; action: string }> =
-  KeyOf<R> extends keyof M ? Outcome<M[KeyOf<R>]> : ExecuteResult;
+type ResultOf<M extends ConnectorTypeMap, R extends { entity: string; action: string }> = KeyOf<R> extends keyof M ? Outcome<M[KeyOf<R>]> : ExecuteResult;
 
 /** `client.users.list({ limit })`: one method per declared entity.action, typed from the schemas. */
-export type ConnectorFacade<M extends ConnectorTypeMap> = string extends Key<M>
-  ? // A connector whose types the caller did not name: entity and action names are only known at run time.
-    { [entity: string]: any }
-  : {
-  [E in EntityOf<Key<M>>]: {
-    [A in ActionOf<Key<M>, E>]: (...params: ParamsArg<M[`${E}.${A}`]['params']>) => Promise<Outcome<M[`${E}.${A}`]>>;
-  };
-};
+export type ConnectorFacade<M extends ConnectorTypeMap> =
+  string extends Key<M>
+    ? // A connector whose types the caller did not name: entity and action names are only known at run time.
+      // biome-ignore lint/suspicious/noExplicitAny: entity and action names are only known at run time.
+      { [entity: string]: any }
+    : {
+        [E in EntityOf<Key<M>>]: {
+          [A in ActionOf<Key<M>, E>]: (...params: ParamsArg<M[`${E}.${A}`]['params']>) => Promise<Outcome<M[`${E}.${A}`]>>;
+        };
+      };
 
 export interface ConnectorHandle<M extends ConnectorTypeMap> {
   readonly type: string;
@@ -64,10 +66,7 @@ export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = Con
  * Builds the client both modes share: the in-process instance and the hosted variant differ only in
  * the `execute` function they hand in.
  */
-export function createConnectorClient<M extends ConnectorTypeMap>(
-  connector: CompiledConnector,
-  execute: ExecuteFunction,
-): ConnectorClient<M> {
+export function createConnectorClient<M extends ConnectorTypeMap>(connector: CompiledConnector, execute: ExecuteFunction): ConnectorClient<M> {
   const client: Record<string, unknown> = {
     type: connector.type,
     execute,

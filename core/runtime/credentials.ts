@@ -15,18 +15,27 @@ export function authHeadersFor(definition: ConnectorDefinition, credentials: unk
   const extra = Object.keys(credentials).filter((key) => !Object.values(CREDENTIAL_FIELD).includes(key as never));
   if (extra.length > 0) throw invalidField([...loc, extra[0]!], 'extra fields not permitted; credentials carry access_token or token', 'value_error.extra');
   if (given.length !== 1) {
-    throw invalidField(loc, 'exactly one credential kind is required: access_token (oauth) or token (personal access token)', given.length === 0 ? 'value_error.missing' : 'value_error.credentials.ambiguous');
+    throw invalidField(
+      loc,
+      'exactly one credential kind is required: access_token (oauth) or token (personal access token)',
+      given.length === 0 ? 'value_error.missing' : 'value_error.credentials.ambiguous',
+    );
   }
   const kind = given[0] as AuthKind;
   const field = CREDENTIAL_FIELD[kind];
   const secret = (credentials as Record<string, unknown>)[field];
   if (typeof secret !== 'string' || secret.trim() === '') throw invalidField([...loc, field], 'value is not a valid non-empty string', 'type_error.str');
   // The secret travels in an HTTP header: a stray newline or a non-ASCII character is the caller's mistake, not an upstream failure.
-  if (!HEADER_SAFE_SECRET.test(secret)) throw invalidField([...loc, field], 'must be printable ASCII without spaces or line breaks', 'value_error.credentials.characters');
+  if (!HEADER_SAFE_SECRET.test(secret))
+    throw invalidField([...loc, field], 'must be printable ASCII without spaces or line breaks', 'value_error.credentials.characters');
   const rule = definition.auth[kind];
   if (!rule) {
     const accepted = Object.keys(definition.auth).map((k) => CREDENTIAL_FIELD[k as AuthKind]);
-    throw invalidField([...loc, field], `connector type "${definition.type}" does not accept ${kind} credentials; accepted: ${accepted.join(', ')}`, 'value_error.credentials.unsupported');
+    throw invalidField(
+      [...loc, field],
+      `connector type "${definition.type}" does not accept ${kind} credentials; accepted: ${accepted.join(', ')}`,
+      'value_error.credentials.unsupported',
+    );
   }
   return { [rule.header]: rule.scheme ? `${rule.scheme} ${secret}` : secret };
 }

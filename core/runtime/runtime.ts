@@ -50,7 +50,11 @@ export class Runtime {
   plugin(type: string): CompiledConnector {
     const connector = findConnector(this.container, type);
     if (!connector) {
-      throw invalidField(['connector_type'], `unknown connector type "${type}"; loaded: ${this.connectorTypes().join(', ')}`, 'value_error.unknown_connector_type');
+      throw invalidField(
+        ['connector_type'],
+        `unknown connector type "${type}"; loaded: ${this.connectorTypes().join(', ')}`,
+        'value_error.unknown_connector_type',
+      );
     }
     return connector;
   }
@@ -69,7 +73,11 @@ export class Runtime {
    * The execute function of one connector instance. The hosted server uses it with a stored
    * connector's id and mode `hosted`; the in-process client with the type id.
    */
-  executor(type: string, config: LocalConnectorConfig, identity: { connectorId: string; mode: ExecutionTarget['mode'] } = { connectorId: type, mode: 'in-process' }) {
+  executor(
+    type: string,
+    config: LocalConnectorConfig,
+    identity: { connectorId: string; mode: ExecutionTarget['mode'] } = { connectorId: type, mode: 'in-process' },
+  ) {
     const connector = this.plugin(type);
     const { definition } = connector;
     const headers = authHeadersFor(definition, config?.credentials);

@@ -9,7 +9,10 @@ export interface TextProblem {
 }
 
 const NUL: TextProblem = { msg: 'NUL characters (U+0000) are not allowed', type: 'value_error.nul_character' };
-const LONE_SURROGATE: TextProblem = { msg: 'a lone UTF-16 surrogate (half of a character) is not allowed: text must be valid Unicode', type: 'value_error.lone_surrogate' };
+const LONE_SURROGATE: TextProblem = {
+  msg: 'a lone UTF-16 surrogate (half of a character) is not allowed: text must be valid Unicode',
+  type: 'value_error.lone_surrogate',
+};
 
 export function unsafeTextProblem(text: string): TextProblem | null {
   if (text.includes('\u0000')) return NUL;

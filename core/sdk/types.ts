@@ -11,8 +11,12 @@ export const AUTH_KINDS = ['oauth', 'token'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
 /** Credentials of the two SPEC auth kinds: OAuth carries `access_token`, a personal access token `token`. */
-export interface OAuthCredentials { access_token: string }
-export interface TokenCredentials { token: string }
+export interface OAuthCredentials {
+  access_token: string;
+}
+export interface TokenCredentials {
+  token: string;
+}
 export type Credentials = OAuthCredentials | TokenCredentials;
 
 /** The credential field that holds the secret, per auth kind. */

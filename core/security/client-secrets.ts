@@ -37,13 +37,17 @@ export class ClientSecrets {
       if (!safeEqual(this.mac(secret, keyOrSalt), expected)) return 'invalid';
       return keyOrSalt === this.keyring.activeKeyId ? 'valid' : 'valid-rehash';
     }
-    if (scheme === 'scrypt') return safeEqual(await scryptAsync(secret, Buffer.from(keyOrSalt, 'base64'), expected.length), expected) ? 'valid-rehash' : 'invalid';
+    if (scheme === 'scrypt')
+      return safeEqual(await scryptAsync(secret, Buffer.from(keyOrSalt, 'base64'), expected.length), expected) ? 'valid-rehash' : 'invalid';
     return 'invalid';
   }
 
   private mac(secret: string, keyId: string): Buffer {
     let key = this.macKeys.get(keyId);
-    if (!key) this.macKeys.set(keyId, (key = this.keyring.deriveKey(HMAC_PURPOSE, keyId)));
+    if (!key) {
+      key = this.keyring.deriveKey(HMAC_PURPOSE, keyId);
+      this.macKeys.set(keyId, key);
+    }
     return createHmac('sha256', key).update(secret).digest();
   }
 }

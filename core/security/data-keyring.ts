@@ -138,11 +138,14 @@ function parseKeys(value: string): DataKey[] {
     .filter((entry) => entry !== '')
     .map((entry, index) => {
       const [id, key, extra] = entry.split(':');
-      if (!id || !key || extra !== undefined) throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS entry ${index + 1} must look like "<id>:<base64 32-byte key>"`);
+      if (!id || !key || extra !== undefined)
+        throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS entry ${index + 1} must look like "<id>:<base64 32-byte key>"`);
       // Ids are written into stored values (`hmac-sha256$<id>$...`): only characters no format uses as a separator.
-      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS entry ${index + 1}: a key id is 1-64 letters, digits, "_", "." or "-"`);
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id))
+        throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS entry ${index + 1}: a key id is 1-64 letters, digits, "_", "." or "-"`);
       const bytes = Buffer.from(key, 'base64');
-      if (bytes.length !== KEY_BYTES) throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS: key "${id}" must be 32 bytes in base64 (it decodes to ${bytes.length})`);
+      if (bytes.length !== KEY_BYTES)
+        throw new KeyConfigurationError(`PLUGBOARD_DATA_KEYS: key "${id}" must be 32 bytes in base64 (it decodes to ${bytes.length})`);
       return { id, key: bytes };
     });
   if (keys.length === 0) throw new KeyConfigurationError('PLUGBOARD_DATA_KEYS holds no key');

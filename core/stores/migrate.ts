@@ -12,7 +12,9 @@ const MIGRATION_LOCK = 7_263_104;
 export async function migrate(driver: SqlDriver): Promise<void> {
   const names = (await readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
   // Read before the transaction: no file I/O while the database's write lock is held.
-  const files = await Promise.all(names.map(async (name) => ({ version: Number(name.split('_')[0]), sql: await readFile(new URL(name, MIGRATIONS_DIR), 'utf8') })));
+  const files = await Promise.all(
+    names.map(async (name) => ({ version: Number(name.split('_')[0]), sql: await readFile(new URL(name, MIGRATIONS_DIR), 'utf8') })),
+  );
   await driver.transaction(async (tx) => {
     await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     const applied = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => Number(row.version)));

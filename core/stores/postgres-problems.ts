@@ -42,7 +42,9 @@ export async function checkPostgresConnection(connectionString: string): Promise
 /** A migration PostgreSQL refused for want of privileges: the role in DATABASE_URL, not Plugboard, must change. */
 export function postgresPrivilegeProblem(error: unknown): ConfigurationError | null {
   if (!(error instanceof pg.DatabaseError) || error.code !== '42501') return null;
-  return new ConfigurationError(`PostgreSQL refused the schema migration: ${error.message}; the role in DATABASE_URL must be allowed to create tables in its schema`);
+  return new ConfigurationError(
+    `PostgreSQL refused the schema migration: ${error.message}; the role in DATABASE_URL must be allowed to create tables in its schema`,
+  );
 }
 
 /** pg's and the network's messages name no password (a timeout, TLS, a dropped connection), so the rest pass as they are. */

@@ -1,7 +1,19 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { SharedLimiterOptions, SqlDriver, SqlValue } from './sql-driver.ts';
 import { migrate } from './migrate.ts';
-import { MissingReferenceError, type Application, type ConnectorFilter, type Organization, type SigningKey, type Store, type StoredConnector, type Template, type TemplateKind, type WidgetOrigin, type Workspace } from './types.ts';
+import {
+  MissingReferenceError,
+  type Application,
+  type ConnectorFilter,
+  type Organization,
+  type SigningKey,
+  type Store,
+  type StoredConnector,
+  type Template,
+  type TemplateKind,
+  type WidgetOrigin,
+  type Workspace,
+} from './types.ts';
 
 interface SigningKeyRow {
   kid: string;
@@ -66,7 +78,10 @@ export class SqlStore implements Store {
   }
 
   async findApplicationByClientId(clientId: string): Promise<Application | null> {
-    return (await this.db.get<Application>('SELECT id, organization_id, client_id, secret_hash, created_at FROM applications WHERE client_id = ?', [clientId])) ?? null;
+    return (
+      (await this.db.get<Application>('SELECT id, organization_id, client_id, secret_hash, created_at FROM applications WHERE client_id = ?', [clientId])) ??
+      null
+    );
   }
 
   async updateApplicationSecretHash(id: string, secretHash: string): Promise<void> {
@@ -103,13 +118,10 @@ export class SqlStore implements Store {
 
   async createWorkspaceIfAbsent(workspace: Workspace): Promise<Workspace> {
     // Two instances may create the same workspace at once: the unique (organization, name) keeps one.
-    await this.insert('INSERT INTO workspaces (id, organization_id, name, region_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING', [
-      workspace.id,
-      workspace.organization_id,
-      workspace.name,
-      workspace.region_id,
-      workspace.created_at,
-    ]);
+    await this.insert(
+      'INSERT INTO workspaces (id, organization_id, name, region_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING',
+      [workspace.id, workspace.organization_id, workspace.name, workspace.region_id, workspace.created_at],
+    );
     return (await this.findWorkspaceByName(workspace.organization_id, workspace.name))!;
   }
 
@@ -134,7 +146,10 @@ export class SqlStore implements Store {
   }
 
   async listTemplates(organizationId: string, kind: TemplateKind): Promise<Template[]> {
-    const rows = await this.db.all<TemplateRow>('SELECT * FROM templates WHERE organization_id = ? AND kind = ? ORDER BY created_at, id', [organizationId, kind]);
+    const rows = await this.db.all<TemplateRow>('SELECT * FROM templates WHERE organization_id = ? AND kind = ? ORDER BY created_at, id', [
+      organizationId,
+      kind,
+    ]);
     return rows.map(toTemplate);
   }
 
@@ -176,8 +191,14 @@ export class SqlStore implements Store {
   async listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]> {
     const where = ['workspace_id = ?'];
     const params: Array<string | number> = [filter.workspace_id];
-    if (filter.external_user_id !== undefined) (where.push('external_user_id = ?'), params.push(filter.external_user_id));
-    if (filter.connector_type !== undefined) (where.push('connector_type = ?'), params.push(filter.connector_type));
+    if (filter.external_user_id !== undefined) {
+      where.push('external_user_id = ?');
+      params.push(filter.external_user_id);
+    }
+    if (filter.connector_type !== undefined) {
+      where.push('connector_type = ?');
+      params.push(filter.connector_type);
+    }
     if (filter.from_template !== undefined) where.push(filter.from_template ? 'source_template_id IS NOT NULL' : 'source_template_id IS NULL');
     const rows = await this.db.all<ConnectorRow>(`SELECT * FROM connectors WHERE ${where.join(' AND ')} ORDER BY created_at, id`, params);
     return rows.map(toConnector);
@@ -212,7 +233,10 @@ export class SqlStore implements Store {
   }
 
   async widgetOriginLiveUntil(origin: string, now: string): Promise<string | null> {
-    const row = await this.db.get<{ expires_at: string | null }>('SELECT MAX(expires_at) AS expires_at FROM widget_origins WHERE origin = ? AND expires_at > ?', [origin, now]);
+    const row = await this.db.get<{ expires_at: string | null }>(
+      'SELECT MAX(expires_at) AS expires_at FROM widget_origins WHERE origin = ? AND expires_at > ?',
+      [origin, now],
+    );
     return row?.expires_at ?? null;
   }
 

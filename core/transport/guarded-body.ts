@@ -26,7 +26,10 @@ export function truncationGuarded(stream: Readable, announcedBytes: number | nul
             },
             (error: unknown) => {
               if (error instanceof TimeoutError) {
-                throw new UpstreamError('Upstream went silent mid-transfer for longer than the idle timeout; the transfer was abandoned before the whole content arrived', 'upstream_timeout');
+                throw new UpstreamError(
+                  'Upstream went silent mid-transfer for longer than the idle timeout; the transfer was abandoned before the whole content arrived',
+                  'upstream_timeout',
+                );
               }
               throw truncated();
             },

@@ -145,7 +145,11 @@ export class HttpTransport {
     }).catch((error: unknown) => {
       throw errorFromGot(error, this.settings);
     });
-    return { status: response.statusCode, headers: response.headers, body: truncationGuarded(stream, announcedBodyBytes(response.statusCode, response.headers)) };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: truncationGuarded(stream, announcedBodyBytes(response.statusCode, response.headers)),
+    };
   }
 }
 

@@ -59,7 +59,11 @@ function checkPathSegment(value: string, param: string): void {
 function checkByteRange(header: string, param: string): void {
   const range = /^bytes=(\d+)-(\d+)$/.exec(header.trim());
   if (range && BigInt(range[2]!) < BigInt(range[1]!)) {
-    throw invalidField(['body', 'params', param], `the last byte position is before the first (${header}): give bytes=first-last with last >= first`, 'value_error.range');
+    throw invalidField(
+      ['body', 'params', param],
+      `the last byte position is before the first (${header}): give bytes=first-last with last >= first`,
+      'value_error.range',
+    );
   }
 }
 

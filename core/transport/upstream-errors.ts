@@ -77,7 +77,8 @@ export function errorFromGot(error: unknown, settings: TransportSettings): Plugb
   }
   if (error instanceof TimeoutError) return new UpstreamError('Upstream request timed out', 'upstream_timeout');
   if (error instanceof ParseError) return new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
-  if (error instanceof RequestError) return new UpstreamError('Upstream request failed: network error', error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable');
+  if (error instanceof RequestError)
+    return new UpstreamError('Upstream request failed: network error', error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable');
   if (error instanceof PlugboardError) return error;
   return new UpstreamError('Upstream request failed', 'upstream_error');
 }
@@ -86,7 +87,9 @@ function describeFailure(body: unknown, settings: UpstreamErrorSettings, errorCo
   if (errorCode && settings.detailByCode?.[errorCode]) return settings.detailByCode[errorCode];
   if (!errorCode) return upstreamStatus < 300 ? 'Upstream reported a failure without an error code' : `Upstream request failed with status ${upstreamStatus}`;
   const message = settings.messagePath === undefined ? undefined : readPath(body, settings.messagePath);
-  return typeof message === 'string' && message !== '' ? `Upstream rejected the request: ${errorCode} (${message})` : `Upstream rejected the request: ${errorCode}`;
+  return typeof message === 'string' && message !== ''
+    ? `Upstream rejected the request: ${errorCode} (${message})`
+    : `Upstream rejected the request: ${errorCode}`;
 }
 
 /** A 4xx upstream status keeps its meaning unless it is about our credentials; 5xx is the upstream's fault. */

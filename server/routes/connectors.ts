@@ -10,7 +10,8 @@ import { defineRoute, type RouteInput } from '../route.ts';
 
 /** The caller's reach: a scoped or widget token one workspace, an operator token its organization. */
 function scopeOf(claims: RouteInput<unknown>['claims']): AccessScope {
-  if (claims?.token_use === 'scoped' || claims?.token_use === 'widget') return { organization_id: claims.organization_id, workspace_id: claims[WORKSPACE_SCOPE_CLAIM].workspaceId };
+  if (claims?.token_use === 'scoped' || claims?.token_use === 'widget')
+    return { organization_id: claims.organization_id, workspace_id: claims[WORKSPACE_SCOPE_CLAIM].workspaceId };
   return { organization_id: (claims as OperatorTokenClaims).organization_id };
 }
 
@@ -53,7 +54,10 @@ export const connectorRoutes = [
     auth: ['scoped'],
     responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token', 422: 'A NUL character or lone surrogate in a query value' },
     async handler({ hosted, claims, query }) {
-      const filter = { ...(query.external_user_id ? { external_user_id: query.external_user_id } : {}), ...(query.connector_type ? { connector_type: query.connector_type } : {}) };
+      const filter = {
+        ...(query.external_user_id ? { external_user_id: query.external_user_id } : {}),
+        ...(query.connector_type ? { connector_type: query.connector_type } : {}),
+      };
       return { data: await hosted.connectors.list(scopeOf(claims), filter) };
     },
   }),
@@ -63,7 +67,12 @@ export const connectorRoutes = [
     summary: 'Get a connector record.',
     tags: ['connectors'],
     auth: ['operator', 'scoped'],
-    responses: { 200: 'The connector record', 401: 'Missing or invalid token', 403: 'Connector of another workspace or organization', 404: 'No such connector' },
+    responses: {
+      200: 'The connector record',
+      401: 'Missing or invalid token',
+      403: 'Connector of another workspace or organization',
+      404: 'No such connector',
+    },
     handler: ({ hosted, claims, params }) => hosted.connectors.get(scopeOf(claims), params.connector_id!),
   }),
   defineRoute({

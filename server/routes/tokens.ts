@@ -1,5 +1,12 @@
 import { checkAllowedOrigin } from '../../core/hosted/allowed-origin.ts';
-import { OPERATOR_TOKEN_TTL_SECONDS, WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims, type ScopedTokenClaims, type TagMode, type WidgetScope } from '../../core/hosted/token-claims.ts';
+import {
+  OPERATOR_TOKEN_TTL_SECONDS,
+  WORKSPACE_SCOPE_CLAIM,
+  type OperatorTokenClaims,
+  type ScopedTokenClaims,
+  type TagMode,
+  type WidgetScope,
+} from '../../core/hosted/token-claims.ts';
 import { resolveWorkspace } from '../../core/hosted/workspaces.ts';
 import applicationTokenRequest from '../../schemas/server/application-token-request.json' with { type: 'json' };
 import scopedTokenRequest from '../../schemas/server/scoped-token-request.json' with { type: 'json' };
@@ -24,7 +31,12 @@ export const tokenRoutes = [
     tags: ['tokens'],
     auth: 'none',
     body: applicationTokenRequest,
-    responses: { 200: 'Operator token', 401: 'Invalid credentials', 422: 'Invalid body', 429: 'Too many failed attempts from this address or for this client id (Retry-After)' },
+    responses: {
+      200: 'Operator token',
+      401: 'Invalid credentials',
+      422: 'Invalid body',
+      429: 'Too many failed attempts from this address or for this client id (Retry-After)',
+    },
     async handler({ body, hosted, ctx }) {
       const application = await hosted.applications.authenticate(body.client_id, body.client_secret, ctx.ip);
       const accessToken = await hosted.tokens.issueOperatorToken(application.client_id, application.organization_id);

@@ -64,7 +64,6 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-
 const spec = readSharedSpec<OpenApiSpec>(SPEC_FILE, 'DRIVE_OPENAPI_SPEC');
 
 /** Deep clone applying adjustments 1 and 2. */
@@ -138,7 +137,8 @@ export function validateDriveResponse(pathTemplate: string, method: 'get', statu
   if (!op) return [`${method.toUpperCase()} ${pathTemplate} is not an operation of the Drive spec`];
   if (status < 200 || status >= 300) {
     const problems = validateError(body) ? [] : describe(validateError.errors);
-    if (isObject(body) && isObject(body.error) && body.error.code !== status) problems.push(`error.code ${String(body.error.code)} differs from HTTP status ${status}`);
+    if (isObject(body) && isObject(body.error) && body.error.code !== status)
+      problems.push(`error.code ${String(body.error.code)} differs from HTTP status ${status}`);
     return problems;
   }
   const key = `${method} ${pathTemplate} ${status}`;
@@ -171,7 +171,12 @@ interface Template {
 
 const TEMPLATES: Template[] = Object.keys(spec.paths).map((path) => ({
   path,
-  pattern: new RegExp(`^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+  pattern: new RegExp(
+    `^${path
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  ),
   literalChars: path.replace(/\{[^}]+\}/g, '').length,
 }));
 

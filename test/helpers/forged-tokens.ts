@@ -1,4 +1,4 @@
-import type { SeededRandom } from '../../core/sdk/seeded-random.ts';
+import type { SeededRandom } from '../../testing/seeded-random.ts';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -1,5 +1,5 @@
 import type { CompiledConnector } from '../../core/plugins/compiled-connector.ts';
-import type { SeededRandom } from '../../core/sdk/seeded-random.ts';
+import type { SeededRandom } from '../../testing/seeded-random.ts';
 import type { BaseRequest, Operation } from './fuzz-request.ts';
 import { sampleSchema, type Dictionary, type Json } from './schema-sample.ts';
 

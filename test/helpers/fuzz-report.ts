@@ -14,7 +14,10 @@ export function unhandledError(lines: string[]): string | undefined {
   for (const line of lines) {
     const entry = JSON.parse(line) as { msg?: string; err?: { type?: string; message?: string; stack?: string } };
     if (entry.msg !== 'unhandled error' || !entry.err) continue;
-    const frame = entry.err.stack?.split('\n').find((l) => l.trim().startsWith('at '))?.trim();
+    const frame = entry.err.stack
+      ?.split('\n')
+      .find((l) => l.trim().startsWith('at '))
+      ?.trim();
     return `${entry.err.type}: ${entry.err.message} ${frame ?? ''}`;
   }
   return undefined;
@@ -38,5 +41,11 @@ function describeFailure(failure: Failure, target: FuzzTarget): string {
   const headers = names.reduce((text, [name, token]) => text.replaceAll(token, `<${name}>`), JSON.stringify(request.headers));
   const body = request.body?.toString() ?? '';
   const shown = body.length > 400 ? `${body.slice(0, 400)}… (${body.length} bytes)` : body;
-  return [`  ${request.method} ${request.path.slice(0, 300)}`, `  mutation: ${request.mutation}`, `  headers: ${headers.slice(0, 400)}`, `  body: ${shown}`, `  answer: ${failure.problem}`].join('\n');
+  return [
+    `  ${request.method} ${request.path.slice(0, 300)}`,
+    `  mutation: ${request.mutation}`,
+    `  headers: ${headers.slice(0, 400)}`,
+    `  body: ${shown}`,
+    `  answer: ${failure.problem}`,
+  ].join('\n');
 }

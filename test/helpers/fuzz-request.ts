@@ -1,4 +1,4 @@
-import type { SeededRandom } from '../../core/sdk/seeded-random.ts';
+import type { SeededRandom } from '../../testing/seeded-random.ts';
 import { bearer } from './hosted-fixture.ts';
 import { forgedAuthorization } from './forged-tokens.ts';
 import { deeplyNested, HOSTILE_KEYS, HOSTILE_SEGMENTS, HOSTILE_STRINGS, hostileSegment, urlValue, WRONG_TYPES } from './fuzz-values.ts';
@@ -104,7 +104,11 @@ export function fuzzRequest(operation: Operation, base: BaseRequest, variant: Va
     case 'auth':
       return mutateAuth(request, variant.kind, operation, target, random);
     case 'method':
-      return { ...request, method: random.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].filter((m) => m !== request.method)), mutation: 'another method' };
+      return {
+        ...request,
+        method: random.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].filter((m) => m !== request.method)),
+        mutation: 'another method',
+      };
   }
 }
 
@@ -149,7 +153,9 @@ function mutateBody(request: FuzzRequest, body: Json, variant: Extract<Variant, 
       const nested = objects.filter((l) => l.length > 0);
       const under = random.pick(nested.length > 0 ? nested : [[]]);
       const value = random.pick(HOSTILE_STRINGS[variant.category]!);
-      const changed = strings.filter((l) => l.length > under.length && under.every((key, i) => l[i] === key)).reduce((current, at) => replaceAt(current, at, value), body);
+      const changed = strings
+        .filter((l) => l.length > under.length && under.every((key, i) => l[i] === key))
+        .reduce((current, at) => replaceAt(current, at, value), body);
       return done(JSON.stringify(changed), `every string under ${show(under)} = ${JSON.stringify(value).slice(0, 60)}`);
     }
     case 'wrong type': {
@@ -169,13 +175,18 @@ function mutateBody(request: FuzzRequest, body: Json, variant: Extract<Variant, 
       const key = random.pick(HOSTILE_KEYS);
       const value = random.pick([...WRONG_TYPES, ...Object.values(HOSTILE_STRINGS).flat()]);
       // Written into the text: an object literal would take `__proto__` as its prototype, not as a key.
-      const text = JSON.stringify(replaceAt(body, parent, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), () => objectText(valueAt(body, parent), key, value));
+      const text = JSON.stringify(replaceAt(body, parent, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), () =>
+        objectText(valueAt(body, parent), key, value),
+      );
       return done(text, `extra field ${JSON.stringify(key).slice(0, 40)} in ${show(parent)}`);
     }
     case 'deep nesting': {
       const at = random.pick(locations);
       const depth = random.int(100, Math.floor(target.bodyLimitBytes / 8));
-      return done(JSON.stringify(replaceAt(body, at, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), () => deeplyNested(depth, random)), `${show(at)} nested ${depth} deep`);
+      return done(
+        JSON.stringify(replaceAt(body, at, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), () => deeplyNested(depth, random)),
+        `${show(at)} nested ${depth} deep`,
+      );
     }
     case 'huge string': {
       const at = random.pick(locations);
@@ -197,7 +208,17 @@ function mutateContent(request: FuzzRequest, kind: Extract<Variant, { family: 'c
   const text = request.body?.toString() ?? '{}';
   switch (kind) {
     case 'content type': {
-      const type = random.pick([undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/json; charset=utf-16le', 'application/json; charset=nope', 'application/merge-patch+json', 'application/json, text/plain']);
+      const type = random.pick([
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-16le',
+        'application/json; charset=nope',
+        'application/merge-patch+json',
+        'application/json, text/plain',
+      ]);
       setBody(request, text, type);
       return { ...request, mutation: `content-type ${type ?? '(none)'}` };
     }
@@ -233,7 +254,13 @@ function mutateContent(request: FuzzRequest, kind: Extract<Variant, { family: 'c
   }
 }
 
-function mutateAuth(request: FuzzRequest, kind: Extract<Variant, { family: 'auth' }>['kind'], operation: Operation, target: FuzzTarget, random: SeededRandom): FuzzRequest {
+function mutateAuth(
+  request: FuzzRequest,
+  kind: Extract<Variant, { family: 'auth' }>['kind'],
+  operation: Operation,
+  target: FuzzTarget,
+  random: SeededRandom,
+): FuzzRequest {
   const { authorization: _dropped, ...headers } = request.headers;
   switch (kind) {
     case 'none':
@@ -250,14 +277,35 @@ function mutateAuth(request: FuzzRequest, kind: Extract<Variant, { family: 'auth
     case 'dangling': {
       const accepted = operation.auth.filter((scheme) => target.dangling[scheme] !== undefined);
       const scheme = random.pick(accepted.length > 0 ? accepted : Object.keys(target.dangling));
-      return { ...request, headers: { ...headers, ...bearer(target.dangling[scheme]!) }, mutation: `a signed ${scheme} naming an organization or workspace that does not exist` };
+      return {
+        ...request,
+        headers: { ...headers, ...bearer(target.dangling[scheme]!) },
+        mutation: `a signed ${scheme} naming an organization or workspace that does not exist`,
+      };
     }
     case 'widget origin': {
-      const origin = random.pick([target.widgetOrigin, 'https://evil.example', 'null', `${target.widgetOrigin}.evil.example`, urlValue(random.pick(Object.values(HOSTILE_STRINGS).flat()))]);
-      return { ...request, headers: { ...headers, ...bearer(target.tokens.widgetToken!), origin }, mutation: `the widget token from Origin ${origin.slice(0, 60)}` };
+      const origin = random.pick([
+        target.widgetOrigin,
+        'https://evil.example',
+        'null',
+        `${target.widgetOrigin}.evil.example`,
+        urlValue(random.pick(Object.values(HOSTILE_STRINGS).flat())),
+      ]);
+      return {
+        ...request,
+        headers: { ...headers, ...bearer(target.tokens.widgetToken!), origin },
+        mutation: `the widget token from Origin ${origin.slice(0, 60)}`,
+      };
     }
     case 'other headers': {
-      const extra = random.pick([{ accept: 'text/html' }, { 'x-forwarded-for': '::1, garbage' }, { cookie: 'a=b; __proto__=x' }, { 'access-control-request-method': 'DELETE', origin: target.widgetOrigin }, { 'accept-encoding': 'gzip;q=x' }, { host: 'evil.example' }]);
+      const extra = random.pick([
+        { accept: 'text/html' },
+        { 'x-forwarded-for': '::1, garbage' },
+        { cookie: 'a=b; __proto__=x' },
+        { 'access-control-request-method': 'DELETE', origin: target.widgetOrigin },
+        { 'accept-encoding': 'gzip;q=x' },
+        { host: 'evil.example' },
+      ]);
       return { ...request, headers: { ...request.headers, ...extra }, mutation: `extra headers ${JSON.stringify(extra)}` };
     }
   }

@@ -1,4 +1,4 @@
-import type { SeededRandom } from '../../core/sdk/seeded-random.ts';
+import type { SeededRandom } from '../../testing/seeded-random.ts';
 import type { Json } from './schema-sample.ts';
 
 /**
@@ -11,6 +11,7 @@ export const HOSTILE_STRINGS: Readonly<Record<string, readonly string[]>> = {
   'lone surrogate': ['\ud800', 'a\udc00b', '\udbff'],
   unicode: ['\ud83d\ude00', 'é ß 中文 \u202e RTL \u200b'],
   'blank or control': ['', ' ', '\r\n\t', '\u0001'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, sent as text.
   syntax: ['\\', '/', '?#&=', '__proto__', 'constructor', '${jndi:ldap://x}', "' OR 1=1 --", '<script>alert(1)</script>'],
   'number-like': ['NaN', '-0', '1e309', 'null', '9007199254740993'],
   long: ['x'.repeat(300), 'y'.repeat(20_000)],

@@ -85,7 +85,12 @@ export interface HostedFixture {
    * Stores a connector through the API (expecting a 201) and answers its JSON. It goes in the workspace
    * `scoped` is for; by default the one named after the user, as the hosted variant's client does.
    */
-  createConnector(externalUserId: string, type: string, credentials: Record<string, string>, scoped?: string): Promise<{ id: string } & Record<string, unknown>>;
+  createConnector(
+    externalUserId: string,
+    type: string,
+    credentials: Record<string, string>,
+    scoped?: string,
+  ): Promise<{ id: string } & Record<string, unknown>>;
   startAnotherServer(): Promise<RunningServer>;
   /** Stops the server and starts it again on the same port and database (a deploy, a crash). */
   restart(): Promise<void>;
@@ -97,7 +102,13 @@ export const TEST_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** A test server's settings: the defaults a deployment gets, on this database, at a fixed public URL, with `overrides`. */
 export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'databaseUrl'>, overrides: Partial<ServerConfig> = {}): ServerConfig {
-  const defaults = configFromEnv({ HOST: '127.0.0.1', PORT: '0', PLUGBOARD_DATA_DIR: database.dataDir, PLUGBOARD_PUBLIC_URL: 'http://plugboard.test', PLUGBOARD_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES) });
+  const defaults = configFromEnv({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PLUGBOARD_DATA_DIR: database.dataDir,
+    PLUGBOARD_PUBLIC_URL: 'http://plugboard.test',
+    PLUGBOARD_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES),
+  });
   return { ...defaults, databaseUrl: database.databaseUrl, ...overrides };
 }
 
@@ -105,21 +116,41 @@ export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'datab
  * `clock`: the servers' clock (tokens and widget origins), shared by every server the fixture starts;
  * `config`: settings that differ from the fixture's.
  */
-export async function startHostedFixture(backend: Backend, options: { chatClock?: () => number; clock?: () => number; config?: Partial<ServerConfig> } = {}): Promise<HostedFixture> {
-  const chatSandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, ...(options.chatClock ? { clock: options.chatClock } : {}) });
+export async function startHostedFixture(
+  backend: Backend,
+  options: { chatClock?: () => number; clock?: () => number; config?: Partial<ServerConfig> } = {},
+): Promise<HostedFixture> {
+  const chatSandbox = await SlackSandbox.start({
+    token: CHAT_TOKEN,
+    users: 30,
+    channels: 8,
+    messagesPerChannel: 25,
+    ...(options.chatClock ? { clock: options.chatClock } : {}),
+  });
   const driveSandbox = await DriveSandbox.start({ token: DRIVE_TOKEN, largeFileBytes: 2 * 1024 * 1024 + 3 });
   const database = await createTestDatabase(backend);
   const logs: string[] = [];
-  const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write: (chunk, _enc, done) => {
+        logs.push(String(chunk));
+        done();
+      },
+    }),
+  );
   const config = testServerConfig(database, { baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }), ...options.config });
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
-  const start = (port = 0) => startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });
+  const start = (port = 0) =>
+    startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });
   const server = await start();
   const others: RunningServer[] = [];
   const http = got.extend({ prefixUrl: server.url, throwHttpErrors: false, retry: { limit: 0 } });
   const { client_id: clientId, client_secret: clientSecret } = server.firstApplication!;
   const operatorToken = async () => {
-    const response = await http.post('api/v1/account/applications/token', { json: { client_id: clientId, client_secret: clientSecret } }).json<{ access_token: string }>();
+    const response = await http
+      .post('api/v1/account/applications/token', { json: { client_id: clientId, client_secret: clientSecret } })
+      .json<{ access_token: string }>();
     return response.access_token;
   };
   const fixture: HostedFixture = {
@@ -133,12 +164,17 @@ export async function startHostedFixture(backend: Backend, options: { chatClock?
     operatorToken,
     async scopedToken(workspaceName) {
       const operator = await operatorToken();
-      const response = await http.post('api/v1/embedded/scoped-token', { headers: bearer(operator), json: { workspace_name: workspaceName } }).json<{ token: string }>();
+      const response = await http
+        .post('api/v1/embedded/scoped-token', { headers: bearer(operator), json: { workspace_name: workspaceName } })
+        .json<{ token: string }>();
       return response.token;
     },
     async createConnector(externalUserId, type, credentials, scoped) {
       const token = scoped ?? (await fixture.scopedToken(externalUserId));
-      const response = await http.post('v1/integrations/connectors', { headers: bearer(token), json: { external_user_id: externalUserId, connector_type: type, credentials } });
+      const response = await http.post('v1/integrations/connectors', {
+        headers: bearer(token),
+        json: { external_user_id: externalUserId, connector_type: type, credentials },
+      });
       expect(response.statusCode, response.body).toBe(201);
       return JSON.parse(response.body) as { id: string } & Record<string, unknown>;
     },

@@ -1,4 +1,4 @@
-import type { SeededRandom } from '../../core/sdk/seeded-random.ts';
+import type { SeededRandom } from '../../testing/seeded-random.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;

@@ -39,7 +39,10 @@ function ancestorSpecPaths(repository: string, fileName: string): string[] {
 /** The folder this checkout was cloned from, when it was cloned from a local path. */
 function localOrigin(repository: string): string | undefined {
   try {
-    const url = execFileSync('git', ['-C', repository, 'config', '--get', 'remote.origin.url'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const url = execFileSync('git', ['-C', repository, 'config', '--get', 'remote.origin.url'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     const path = url.startsWith('file://') ? fileURLToPath(url) : url;
     return path.startsWith('/') && existsSync(path) ? resolve(path) : undefined;
   } catch {

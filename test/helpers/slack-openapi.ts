@@ -71,7 +71,6 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-
 const spec = readSharedSpec<SwaggerSpec>(SPEC_FILE, 'SLACK_OPENAPI_SPEC');
 
 /** Deep clone applying adjustments 1 and 2, and pointing local refs at the shared definitions. */

@@ -6,7 +6,7 @@ export const authTestActions = [
   defineAction({
     entity: 'auth_test',
     action: 'get',
-    description: 'Check the credentials and tell which workspace and user they belong to (auth.test); the connector\'s credential check.',
+    description: "Check the credentials and tell which workspace and user they belong to (auth.test); the connector's credential check.",
     params: getParams,
     record: authIdentity,
     request: { method: 'GET', path: '/auth.test' },

@@ -34,7 +34,8 @@ export function checkFault(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'fault must be an object';
   const f = value as Record<string, unknown>;
   if (typeof f.method !== 'string' || f.method === '') return 'method must be a non-empty string';
-  if (f.error !== undefined && (typeof f.error !== 'string' || !/^[a-z_]+$/.test(f.error))) return 'error must be a Slack error code (lowercase and underscores)';
+  if (f.error !== undefined && (typeof f.error !== 'string' || !/^[a-z_]+$/.test(f.error)))
+    return 'error must be a Slack error code (lowercase and underscores)';
   // Slack reports most failures in a 200 body: a 200 is a fault only when it carries an error code.
   const okStatus = f.error !== undefined && f.status === 200;
   if (typeof f.status !== 'number' || !Number.isInteger(f.status) || (!okStatus && (f.status < 400 || f.status > 599))) {

@@ -4,7 +4,7 @@ import { generateSeed } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { SandboxStore } from './store.ts';
 import type { SandboxData, SandboxFault, SandboxRequestLogEntry, SlackSandboxOptions } from './types.ts';
-import { listen } from '../../../core/sdk/index.ts';
+import { listen } from '../../../testing/index.ts';
 
 export type {
   ArgForm,

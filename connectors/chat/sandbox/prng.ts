@@ -1,4 +1,4 @@
-import { SeededRandom } from '../../../core/sdk/index.ts';
+import { SeededRandom } from '../../../testing/index.ts';
 
 /** The sandbox's seeded randomness (SDK's SeededRandom), named as the seed code uses it. */
 export { SeededRandom as Rng };

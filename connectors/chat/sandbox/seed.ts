@@ -44,7 +44,7 @@ export interface SeedSizes {
 export function generateSeed(sizes: SeedSizes): SeedData {
   const team = makeTeam(Rng.derive(sizes.seed, 'team'));
   const people = generateUsers(sizes, team);
-  const channels = generateChannels(sizes, team, people);
+  const channels = generateChannels(sizes, people);
   const messages = new Map<string, SandboxMessage[]>();
   channels.forEach((c, i) => {
     const count = c.kind === 'im' || c.kind === 'mpim' ? Math.min(sizes.messagesPerChannel, 12) : sizes.messagesPerChannel;
@@ -328,7 +328,7 @@ const FIXED_PLANS: ChannelPlan[] = [
   { private: true, archived: false, botMember: false },
 ];
 
-function generateChannels(sizes: SeedSizes, team: SandboxTeam, people: People): SandboxChannel[] {
+function generateChannels(sizes: SeedSizes, people: People): SandboxChannel[] {
   const rng = Rng.derive(sizes.seed, 'channels');
   const ids = new IdFactory(Rng.derive(sizes.seed, 'channel-ids'));
   const botId = people.bot.user_id;
@@ -381,7 +381,12 @@ function generateChannels(sizes: SeedSizes, team: SandboxTeam, people: People): 
       updated: (created + rng.int(DAY, 30 * DAY)) * 1000 + rng.int(0, 999),
     };
     if (rng.chance(0.3)) {
-      channel.properties = { tabs: [{ id: 'files', label: '', type: 'files' }, { id: 'bookmarks', label: '', type: 'bookmarks' }] };
+      channel.properties = {
+        tabs: [
+          { id: 'files', label: '', type: 'files' },
+          { id: 'bookmarks', label: '', type: 'bookmarks' },
+        ],
+      };
     }
     channels.push(channel);
   }
@@ -559,7 +564,12 @@ function humanMessage(rng: Rng, channel: string, micros: number, user: string, t
   if (rng.chance(0.08)) body += ` <https://example.com/docs/${rng.int(100, 999)}|docs>`;
   if (rng.chance(0.1)) body += ` :${rng.pick(SEED_REACTIONS)}:`;
   const text = mention ? `<@${mention}> ${body}` : body;
-  const elements: unknown[] = mention ? [{ type: 'user', user_id: mention }, { type: 'text', text: ` ${body}` }] : [{ type: 'text', text: body }];
+  const elements: unknown[] = mention
+    ? [
+        { type: 'user', user_id: mention },
+        { type: 'text', text: ` ${body}` },
+      ]
+    : [{ type: 'text', text: body }];
   const m: SandboxMessage = {
     channel,
     ts: formatTs(micros),

@@ -12,8 +12,19 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Scopes a bot token needs for the emulated methods; echoed like Slack's X-OAuth-Scopes header. */
 const OAUTH_SCOPES = [
-  'channels:history', 'channels:manage', 'channels:read', 'chat:write', 'groups:history', 'groups:read',
-  'groups:write', 'im:history', 'im:read', 'mpim:history', 'mpim:read', 'reactions:write', 'users:read',
+  'channels:history',
+  'channels:manage',
+  'channels:read',
+  'chat:write',
+  'groups:history',
+  'groups:read',
+  'groups:write',
+  'im:history',
+  'im:read',
+  'mpim:history',
+  'mpim:read',
+  'reactions:write',
+  'users:read',
   'users:read.email',
 ].join(',');
 

@@ -25,7 +25,7 @@ export function parseTs(value: unknown): number | null {
   if (!m) return null;
   const seconds = Number(m[1]);
   // Slack keeps microsecond precision; digits beyond that are ignored.
-  const fraction = Number(((m[2] ?? '') + '000000').slice(0, 6));
+  const fraction = Number(`${m[2] ?? ''}000000`.slice(0, 6));
   const micros = seconds * 1_000_000 + fraction;
   return Number.isSafeInteger(micros) ? micros : null;
 }

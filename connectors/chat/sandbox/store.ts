@@ -1,15 +1,6 @@
 import { IdFactory, Rng } from './prng.ts';
 import { formatTs } from './slack-ts.ts';
-import type {
-  ConversationType,
-  SandboxBotInfo,
-  SandboxChannel,
-  SandboxData,
-  SandboxMessage,
-  SandboxTeam,
-  SlackUser,
-  TopicValue,
-} from './types.ts';
+import type { ConversationType, SandboxBotInfo, SandboxChannel, SandboxData, SandboxMessage, SandboxTeam, SlackUser, TopicValue } from './types.ts';
 import { lowerBound } from './cursor.ts';
 
 /** What the seed generator hands to the store; the store derives every index from it. */
@@ -178,7 +169,11 @@ export class SandboxStore implements SandboxData {
       previous_names: [],
       updated: Math.floor(micros / 1000),
     };
-    this.channels.splice(lowerBound(this.channels, channel.id, (c) => c.id), 0, channel);
+    this.channels.splice(
+      lowerBound(this.channels, channel.id, (c) => c.id),
+      0,
+      channel,
+    );
     this.channelById.set(channel.id, channel);
     this.channelByName.set(name, channel);
     this.initConversation(channel.id);
@@ -205,8 +200,12 @@ export class SandboxStore implements SandboxData {
     this.touch(channel);
     const text =
       which === 'topic'
-        ? value === '' ? 'cleared the channel topic' : `set the channel topic: ${value}`
-        : value === '' ? 'cleared the channel description' : `set the channel description: ${value}`;
+        ? value === ''
+          ? 'cleared the channel topic'
+          : `set the channel topic: ${value}`
+        : value === ''
+          ? 'cleared the channel description'
+          : `set the channel description: ${value}`;
     const extra = which === 'topic' ? { topic: value } : { purpose: value };
     this.addSystemMessage(channel, by, which === 'topic' ? 'channel_topic' : 'channel_purpose', text, extra, micros);
   }

@@ -94,7 +94,8 @@ export function botProfile(store: SandboxStore, botId: string): Wire | undefined
   const bot = store.botByBotId(botId);
   if (!bot) return undefined;
   const user = store.user(bot.user_id);
-  const image = (size: number) => user?.profile.image_72.replace(/_72\.png$/, `_${size}.png`) ?? `https://a.slack-edge.com/80588/img/plugins/app/bot_${size}.png`;
+  const image = (size: number) =>
+    user?.profile.image_72.replace(/_72\.png$/, `_${size}.png`) ?? `https://a.slack-edge.com/80588/img/plugins/app/bot_${size}.png`;
   return {
     id: bot.bot_id,
     deleted: user?.deleted ?? false,

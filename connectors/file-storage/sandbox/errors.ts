@@ -107,6 +107,7 @@ export function faultError(status: number, reason?: string, message?: string): D
     409: ['conflict', 'Conflict'],
     429: ['rateLimitExceeded', 'Rate limit exceeded.', 'RESOURCE_EXHAUSTED'],
   };
-  const [defaultReason, defaultMessage, status_] = known[status] ?? (status >= 500 ? ['backendError', 'Backend Error', undefined] : ['badRequest', 'Bad Request', undefined]);
+  const [defaultReason, defaultMessage, status_] =
+    known[status] ?? (status >= 500 ? ['backendError', 'Backend Error', undefined] : ['badRequest', 'Bad Request', undefined]);
   return new DriveError(status, reason ?? defaultReason, message ?? defaultMessage, status_ ? { status: status_ } : {});
 }

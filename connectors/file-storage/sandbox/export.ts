@@ -149,7 +149,7 @@ function renderDocument(seed: number, file: DriveFileRecord, target: string): Bu
       // Docs writes plain-text exports with a UTF-8 BOM and CRLF line ends.
       return Buffer.from(UTF8_BOM + paragraphs.join('\r\n\r\n'), 'utf8');
     case 'text/markdown':
-      return Buffer.from(paragraphs.join('\n\n') + '\n', 'utf8');
+      return Buffer.from(`${paragraphs.join('\n\n')}\n`, 'utf8');
     case 'text/html':
       return Buffer.from(html(file.name, paragraphs.map((p) => `<p>${xmlEscape(p)}</p>`).join('')), 'utf8');
     case 'application/zip':
@@ -207,8 +207,7 @@ function columnName(index: number): string {
 
 function renderSheet(seed: number, file: DriveFileRecord, target: string): Buffer | undefined {
   const rows = sheetRows(seed, file);
-  const table = () =>
-    `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${xmlEscape(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+  const table = () => `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${xmlEscape(c)}</td>`).join('')}</tr>`).join('')}</table>`;
   switch (target) {
     case 'text/csv':
       // Sheets exports only the first sheet, CRLF line ends, RFC 4180 quoting.
@@ -216,7 +215,10 @@ function renderSheet(seed: number, file: DriveFileRecord, target: string): Buffe
     case 'text/tab-separated-values':
       return Buffer.from(rows.map((r) => r.map((c) => c.replace(/[\t\r\n]/g, ' ')).join('\t')).join('\r\n'), 'utf8');
     case 'application/pdf':
-      return pdf(file.name, rows.map((r) => r.join('    ')));
+      return pdf(
+        file.name,
+        rows.map((r) => r.join('    ')),
+      );
     case 'application/zip':
       return htmlZip(file, table());
     case XLSX:
@@ -264,9 +266,7 @@ function renderSheet(seed: number, file: DriveFileRecord, target: string): Buffe
 }
 
 function slideSvg(title: string, lines: readonly string[], color: number): string {
-  const text = lines
-    .map((l, i) => `<text x="40" y="${120 + i * 32}" font-size="20">${xmlEscape(l)}</text>`)
-    .join('');
+  const text = lines.map((l, i) => `<text x="40" y="${120 + i * 32}" font-size="20">${xmlEscape(l)}</text>`).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="540" viewBox="0 0 960 540"><rect width="960" height="540" fill="#${color.toString(16).padStart(6, '0')}"/><text x="40" y="70" font-size="32">${xmlEscape(title)}</text>${text}</svg>`;
 }
 
@@ -277,7 +277,10 @@ function renderSlides(seed: number, file: DriveFileRecord, target: string): Buff
     case 'text/plain':
       return Buffer.from(deck.map((s) => [s.title, ...s.bullets].join('\n')).join('\n\n'), 'utf8');
     case 'application/pdf':
-      return pdf(file.name, deck.flatMap((s) => [s.title, ...s.bullets.map((b) => `  - ${b}`), '']));
+      return pdf(
+        file.name,
+        deck.flatMap((s) => [s.title, ...s.bullets.map((b) => `  - ${b}`), '']),
+      );
     case 'image/png':
       return png(320, 180, [0xf8f9fa, 0x1a73e8, 0xf8f9fa]);
     case 'image/jpeg':
@@ -288,7 +291,9 @@ function renderSlides(seed: number, file: DriveFileRecord, target: string): Buff
       return zip([
         contentTypes({
           '/ppt/presentation.xml': 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml',
-          ...Object.fromEntries(deck.map((_, i) => [`/ppt/slides/slide${i + 1}.xml`, 'application/vnd.openxmlformats-officedocument.presentationml.slide+xml'])),
+          ...Object.fromEntries(
+            deck.map((_, i) => [`/ppt/slides/slide${i + 1}.xml`, 'application/vnd.openxmlformats-officedocument.presentationml.slide+xml']),
+          ),
         }),
         rootRels('ppt/presentation.xml'),
         {
@@ -302,7 +307,10 @@ function renderSlides(seed: number, file: DriveFileRecord, target: string): Buff
         ...deck.map((s, i) => ({
           name: `ppt/slides/slide${i + 1}.xml`,
           data: xml(
-            `<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree>${[s.title, ...s.bullets]
+            `<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree>${[
+              s.title,
+              ...s.bullets,
+            ]
               .map((t) => `<p:sp><p:txBody><a:p><a:r><a:t>${xmlEscape(t)}</a:t></a:r></a:p></p:txBody></p:sp>`)
               .join('')}</p:spTree></p:cSld></p:sld>`,
           ),
@@ -333,11 +341,18 @@ function renderDrawing(seed: number, file: DriveFileRecord, target: string): Buf
       return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${40 + shapes.length * 150}" height="160">${boxes}</svg>`, 'utf8');
     }
     case 'image/png':
-      return png(40 + shapes.length * 30, 120, shapes.map((s) => s.color));
+      return png(
+        40 + shapes.length * 30,
+        120,
+        shapes.map((s) => s.color),
+      );
     case 'image/jpeg':
       return jpegStub(`${file.name}: ${shapes.map((s) => s.label).join(', ')}`);
     case 'application/pdf':
-      return pdf(file.name, shapes.map((s) => s.label));
+      return pdf(
+        file.name,
+        shapes.map((s) => s.label),
+      );
     default:
       return undefined;
   }

@@ -23,7 +23,12 @@ const LEAF = 'leaf' as const;
 const MAP = 'map' as const;
 
 function leaves(names: string): Record<string, Shape> {
-  return Object.fromEntries(names.split(/\s+/).filter(Boolean).map((n) => [n, LEAF]));
+  return Object.fromEntries(
+    names
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((n) => [n, LEAF]),
+  );
 }
 function obj(fields: Record<string, Shape>): ObjectShape {
   return { fields };
@@ -37,7 +42,9 @@ export const USER = obj(leaves('displayName emailAddress kind me permissionId ph
 const DOWNLOAD_RESTRICTION = obj(leaves('restrictedForReaders restrictedForWriters'));
 
 export const PERMISSION = obj({
-  ...leaves('allowFileDiscovery deleted displayName domain emailAddress expirationTime id inheritedPermissionsDisabled kind pendingOwner photoLink role type view'),
+  ...leaves(
+    'allowFileDiscovery deleted displayName domain emailAddress expirationTime id inheritedPermissionsDisabled kind pendingOwner photoLink role type view',
+  ),
   permissionDetails: arr(obj(leaves('inherited inheritedFrom permissionType role'))),
   teamDrivePermissionDetails: arr(obj(leaves('inherited inheritedFrom role teamDrivePermissionType'))),
 });

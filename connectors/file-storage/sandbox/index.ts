@@ -6,7 +6,7 @@ import { generateSeed } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { DriveStore } from './store.ts';
 import type { DriveFault, DriveRequestLogEntry, DriveSandboxData, DriveSandboxOptions } from './types.ts';
-import { listen } from '../../../core/sdk/index.ts';
+import { listen } from '../../../testing/index.ts';
 
 export type {
   ChangeRecord,

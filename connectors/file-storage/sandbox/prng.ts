@@ -1,2 +1,2 @@
 /** The sandbox's seeded randomness: the SDK's SeededRandom, one stream per purpose. */
-export { SeededRandom as Random } from '../../../core/sdk/index.ts';
+export { SeededRandom as Random } from '../../../testing/index.ts';

@@ -4,7 +4,21 @@ import { FOLDER } from './mime.ts';
 import { Random } from './prng.ts';
 import type { DriveFileRecord, DriveSandboxData, DriveUser, SharedDriveRecord } from './types.ts';
 import { TOPICS } from './vocab.ts';
-import { DOMAIN, DRIVE_NAMES, DRIVE_THEMES, driveMembers, FILE_DEFAULTS, FOLDER_COLORS, LARGE_FILE_NAME, makeUsers, myDrivePermissions, newFile, timeAgo, userPermission, type Builder } from './seed/builder.ts';
+import {
+  DOMAIN,
+  DRIVE_NAMES,
+  DRIVE_THEMES,
+  driveMembers,
+  FILE_DEFAULTS,
+  FOLDER_COLORS,
+  LARGE_FILE_NAME,
+  makeUsers,
+  myDrivePermissions,
+  newFile,
+  timeAgo,
+  userPermission,
+  type Builder,
+} from './seed/builder.ts';
 import { buildChanges } from './seed/changes.ts';
 import { buildFixtures } from './seed/fixtures.ts';
 import { buildComments, buildRevisions } from './seed/history.ts';

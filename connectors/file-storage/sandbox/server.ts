@@ -68,7 +68,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const route = path.startsWith(API_PREFIX) ? matchRoute(path) : undefined;
   if (!route) return sendError(res, new DriveError(404, 'notFound', 'Not Found'), pretty);
   if (req.method !== 'GET') {
-    return sendError(res, new DriveError(405, 'methodNotAllowed', `The sandbox emulates read methods only; ${req.method} is not supported here.`, { headers: { allow: 'GET' } }), pretty);
+    return sendError(
+      res,
+      new DriveError(405, 'methodNotAllowed', `The sandbox emulates read methods only; ${req.method} is not supported here.`, { headers: { allow: 'GET' } }),
+      pretty,
+    );
   }
 
   let result: HandlerResult;

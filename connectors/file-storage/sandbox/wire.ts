@@ -16,7 +16,13 @@ import type { CommentRecord, DriveFileRecord, DriveUser, PermissionRecord, Reply
 export type Wire = Record<string, unknown>;
 
 export function userToWire(user: DriveUser, me: DriveUser, withEmail = true): Wire {
-  const out: Wire = { kind: 'drive#user', displayName: user.displayName, photoLink: user.photoLink, me: user.emailAddress === me.emailAddress, permissionId: user.permissionId };
+  const out: Wire = {
+    kind: 'drive#user',
+    displayName: user.displayName,
+    photoLink: user.photoLink,
+    me: user.emailAddress === me.emailAddress,
+    permissionId: user.permissionId,
+  };
   if (withEmail) out.emailAddress = user.emailAddress;
   return out;
 }
@@ -87,11 +93,21 @@ function fileCapabilities(store: DriveStore, file: DriveFileRecord): Wire {
 /** Permissions of a shared-drive item say where they come from. */
 function permissionDetails(p: PermissionRecord, onDriveItself: boolean): Wire {
   const details: Wire[] = [
-    { permissionType: onDriveItself || p.inheritedFrom ? 'member' : 'file', role: p.role, inherited: p.inheritedFrom !== undefined, ...(p.inheritedFrom ? { inheritedFrom: p.inheritedFrom } : {}) },
+    {
+      permissionType: onDriveItself || p.inheritedFrom ? 'member' : 'file',
+      role: p.role,
+      inherited: p.inheritedFrom !== undefined,
+      ...(p.inheritedFrom ? { inheritedFrom: p.inheritedFrom } : {}),
+    },
   ];
   return {
     permissionDetails: details,
-    teamDrivePermissionDetails: details.map((d) => ({ teamDrivePermissionType: d.permissionType, role: d.role, inherited: d.inherited, ...(d.inheritedFrom ? { inheritedFrom: d.inheritedFrom } : {}) })),
+    teamDrivePermissionDetails: details.map((d) => ({
+      teamDrivePermissionType: d.permissionType,
+      role: d.role,
+      inherited: d.inherited,
+      ...(d.inheritedFrom ? { inheritedFrom: d.inheritedFrom } : {}),
+    })),
   };
 }
 
@@ -260,7 +276,14 @@ function authorToWire(store: DriveStore, email: string): Wire {
 }
 
 export function replyToWire(store: DriveStore, r: ReplyRecord): Wire {
-  const out: Wire = { kind: 'drive#reply', id: r.id, createdTime: r.createdTime, modifiedTime: r.modifiedTime, author: authorToWire(store, r.authorEmail), deleted: r.deleted };
+  const out: Wire = {
+    kind: 'drive#reply',
+    id: r.id,
+    createdTime: r.createdTime,
+    modifiedTime: r.modifiedTime,
+    author: authorToWire(store, r.authorEmail),
+    deleted: r.deleted,
+  };
   // Deleted replies keep no content; action replies (resolve) may have none.
   if (!r.deleted && r.content !== '') {
     out.htmlContent = htmlOf(r.content);
@@ -271,7 +294,14 @@ export function replyToWire(store: DriveStore, r: ReplyRecord): Wire {
 }
 
 export function commentToWire(store: DriveStore, c: CommentRecord, includeDeleted: boolean): Wire {
-  const out: Wire = { kind: 'drive#comment', id: c.id, createdTime: c.createdTime, modifiedTime: c.modifiedTime, author: authorToWire(store, c.authorEmail), deleted: c.deleted };
+  const out: Wire = {
+    kind: 'drive#comment',
+    id: c.id,
+    createdTime: c.createdTime,
+    modifiedTime: c.modifiedTime,
+    author: authorToWire(store, c.authorEmail),
+    deleted: c.deleted,
+  };
   if (!c.deleted) {
     out.htmlContent = htmlOf(c.content);
     out.content = c.content;

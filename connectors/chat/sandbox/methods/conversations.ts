@@ -29,7 +29,12 @@ function filteredChannels(store: SandboxStore, types: ReadonlySet<string>, exclu
 
 function parseTypes(raw: string | undefined): Set<string> {
   if (raw === undefined) return new Set(['public_channel']);
-  const types = new Set(raw.split(',').map((t) => t.trim()).filter((t) => t !== ''));
+  const types = new Set(
+    raw
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== ''),
+  );
   if (types.size === 0) return new Set(['public_channel']);
   for (const t of types) if (!CONVERSATION_TYPES.has(t)) throw new SlackError('invalid_types');
   return types;

@@ -27,9 +27,7 @@ export const usersList: MethodDef = {
     for (let i = start; i < end; i++) members.push(store.userJson(users[i] as SlackUser, includeLocale));
     const next = users[end];
     const meta = { next_cursor: next ? encodeCursor('user', next.id) : '' };
-    return new RawJson(
-      `{"ok":true,"members":[${members.join(',')}],"cache_ts":${Math.floor(Date.now() / 1000)},"response_metadata":${JSON.stringify(meta)}}`,
-    );
+    return new RawJson(`{"ok":true,"members":[${members.join(',')}],"cache_ts":${Math.floor(Date.now() / 1000)},"response_metadata":${JSON.stringify(meta)}}`);
   },
 };
 

@@ -32,9 +32,30 @@ const IMPORT_FORMATS: Record<string, string[]> = {
 };
 
 const FOLDER_COLOR_PALETTE = [
-  '#ac725e', '#d06b64', '#f83a22', '#fa573c', '#ff7537', '#ffad46', '#fad165', '#fbe983', '#b3dc6c', '#7bd148', '#16a765',
-  '#42d692', '#92e1c0', '#9fe1e7', '#9fc6e7', '#4986e7', '#9a9cff', '#b99aff', '#a47ae2', '#cd74e6', '#f691b2', '#cca6ac',
-  '#cabdbf', '#8f8f8f',
+  '#ac725e',
+  '#d06b64',
+  '#f83a22',
+  '#fa573c',
+  '#ff7537',
+  '#ffad46',
+  '#fad165',
+  '#fbe983',
+  '#b3dc6c',
+  '#7bd148',
+  '#16a765',
+  '#42d692',
+  '#92e1c0',
+  '#9fe1e7',
+  '#9fc6e7',
+  '#4986e7',
+  '#9a9cff',
+  '#b99aff',
+  '#a47ae2',
+  '#cd74e6',
+  '#f691b2',
+  '#cca6ac',
+  '#cabdbf',
+  '#8f8f8f',
 ];
 
 const THEMES = ['abacus', 'bok_choy', 'cityscape', 'clouds', 'coffee_beans', 'desk', 'fitness', 'glacier'].map((id, i) => ({

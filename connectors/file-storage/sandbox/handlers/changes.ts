@@ -26,7 +26,10 @@ const START_POLICY: FieldsPolicy = { shape: START_PAGE_TOKEN, defaults: defaults
 const FILE_DEFAULT = 'kind,id,name,mimeType,resourceKey,driveId,teamDriveId';
 const LIST_POLICY: FieldsPolicy = {
   shape: CHANGE_LIST,
-  defaults: defaults(`kind,nextPageToken,newStartPageToken,changes(kind,changeType,time,removed,fileId,file(${FILE_DEFAULT}),driveId,drive(kind,id,name))`, CHANGE_LIST),
+  defaults: defaults(
+    `kind,nextPageToken,newStartPageToken,changes(kind,changeType,time,removed,fileId,file(${FILE_DEFAULT}),driveId,drive(kind,id,name))`,
+    CHANGE_LIST,
+  ),
 };
 
 const SPACES = new Set(['drive', 'appDataFolder', 'photos']);
@@ -44,7 +47,13 @@ export const changesStartPageToken: Handler = (ctx) => {
 };
 
 function changeToWire(store: DriveStore, change: ChangeRecord, fileSel: Selection | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = { kind: 'drive#change', changeType: change.changeType, type: change.changeType, time: change.time, removed: change.removed };
+  const out: Record<string, unknown> = {
+    kind: 'drive#change',
+    changeType: change.changeType,
+    type: change.changeType,
+    time: change.time,
+    removed: change.removed,
+  };
   if (change.changeType === 'file' && change.fileId !== undefined) {
     out.fileId = change.fileId;
     const file = store.file(change.fileId);

@@ -46,9 +46,7 @@ export const commentsList: Handler = (ctx) => {
   const file = fileOf(ctx);
   const print = fingerprint(['comments', file.id, includeDeleted, since]);
   const offset = decodePageToken(params.str('pageToken'), print);
-  const comments = store
-    .commentsOf(file.id)
-    .filter((c) => (includeDeleted || !c.deleted) && Date.parse(c.modifiedTime) >= sinceMs);
+  const comments = store.commentsOf(file.id).filter((c) => (includeDeleted || !c.deleted) && Date.parse(c.modifiedTime) >= sinceMs);
   const { page, nextPageToken } = pageOf(comments, offset, pageSize, print);
   const body: Record<string, unknown> = { kind: 'drive#commentList' };
   if (nextPageToken !== undefined) body.nextPageToken = nextPageToken;

@@ -12,9 +12,7 @@ export interface HandlerContext {
   path: Readonly<Record<string, string>>;
 }
 
-export type HandlerResult =
-  | { kind: 'json'; body: unknown }
-  | { kind: 'media'; source: ContentSource; mimeType: string; headers?: Record<string, string> };
+export type HandlerResult = { kind: 'json'; body: unknown } | { kind: 'media'; source: ContentSource; mimeType: string; headers?: Record<string, string> };
 
 export type Handler = (ctx: HandlerContext) => HandlerResult;
 

@@ -66,10 +66,15 @@ function corpusOf(ctx: HandlerContext): Corpus {
   }
   const includeAll = params.includeItemsFromAllDrives();
   if ((driveId !== undefined || corpora.includes('allDrives')) && !includeAll) {
-    throw new DriveError(403, 'forbidden', 'The includeItemsFromAllDrives parameter must be set to true when driveId is specified or corpora contains drive or allDrives.', {
-      location: 'includeItemsFromAllDrives',
-      locationType: 'parameter',
-    });
+    throw new DriveError(
+      403,
+      'forbidden',
+      'The includeItemsFromAllDrives parameter must be set to true when driveId is specified or corpora contains drive or allDrives.',
+      {
+        location: 'includeItemsFromAllDrives',
+        locationType: 'parameter',
+      },
+    );
   }
   const supportsAll = params.supportsAllDrives();
   if (driveId !== undefined) {

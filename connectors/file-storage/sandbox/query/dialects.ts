@@ -28,7 +28,10 @@ export function namePrefixMatch(name: string, needle: string): boolean {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** Whole-word (and whole-phrase) match. */

@@ -1,6 +1,6 @@
 import { DAY, EPOCH_MS } from '../clock.ts';
 import { latin1 } from '../content.ts';
-import { IdMint } from '../ids.ts';
+import type { IdMint } from '../ids.ts';
 import type { BinaryKind } from '../mime.ts';
 import { Random } from '../prng.ts';
 import type { ContentSpec, DriveFileRecord, DriveUser, PermissionRecord, PermissionRole, SharedDriveRecord } from '../types.ts';
@@ -69,7 +69,10 @@ export const FILE_DEFAULTS = {
   writersCanShare: true,
 } as const;
 
-export function newFile(b: Builder, init: Partial<DriveFileRecord> & Pick<DriveFileRecord, 'name' | 'mimeType' | 'createdTime' | 'modifiedTime'>): DriveFileRecord {
+export function newFile(
+  b: Builder,
+  init: Partial<DriveFileRecord> & Pick<DriveFileRecord, 'name' | 'mimeType' | 'createdTime' | 'modifiedTime'>,
+): DriveFileRecord {
   const file: DriveFileRecord = {
     id: b.ids.file(),
     parents: [],
@@ -105,7 +108,9 @@ export function driveMembers(b: Builder, drive: SharedDriveRecord, index: number
   addPermission(b, drive.id, userPermission(b.me, myRole));
   const rng = Random.derive(b.rng.uint32(), `members:${drive.id}`);
   const others = rng.sample(b.users.slice(1), 3 + (index % 3));
-  others.forEach((u, i) => addPermission(b, drive.id, userPermission(u, i === 0 ? 'organizer' : rng.pick(['writer', 'commenter', 'reader'] as const))));
+  others.forEach((u, i) => {
+    addPermission(b, drive.id, userPermission(u, i === 0 ? 'organizer' : rng.pick(['writer', 'commenter', 'reader'] as const)));
+  });
   addPermission(b, drive.id, {
     id: b.groupPermissionId,
     type: 'group',
@@ -132,7 +137,14 @@ export function myDrivePermissions(b: Builder, file: DriveFileRecord, rng: Rando
     addPermission(b, file.id, { id: b.groupPermissionId, type: 'group', role: 'commenter', emailAddress: b.groupEmail, displayName: 'All engineering' });
   }
   if (rich || rng.chance(0.15)) {
-    addPermission(b, file.id, { id: b.domainPermissionId, type: 'domain', role: 'reader', domain: DOMAIN, displayName: 'Acme Sandbox', allowFileDiscovery: rich });
+    addPermission(b, file.id, {
+      id: b.domainPermissionId,
+      type: 'domain',
+      role: 'reader',
+      domain: DOMAIN,
+      displayName: 'Acme Sandbox',
+      allowFileDiscovery: rich,
+    });
   }
   if (rich || rng.chance(0.12)) {
     addPermission(b, file.id, { id: 'anyoneWithLink', type: 'anyone', role: 'reader', allowFileDiscovery: false });
@@ -152,16 +164,16 @@ export function textFileBody(rng: Random, mimeType: string, lines: number): stri
     case 'text/csv': {
       const rows = ['region,product,units,revenue'];
       for (let i = 0; i < lines; i++) rows.push(`${rng.pick(REGIONS)},${rng.pick(PRODUCTS)},${rng.int(1, 500)},${(rng.int(100, 99999) / 100).toFixed(2)}`);
-      return rows.join('\n') + '\n';
+      return `${rows.join('\n')}\n`;
     }
     case 'application/json': {
       const items = [];
       for (let i = 0; i < lines; i++) items.push({ id: i + 1, product: rng.pick(PRODUCTS), region: rng.pick(REGIONS), active: rng.chance(0.7) });
-      return JSON.stringify({ items }, null, 2) + '\n';
+      return `${JSON.stringify({ items }, null, 2)}\n`;
     }
     case 'text/markdown':
       return `# ${rng.pick(TOPICS)} ${rng.pick(QUALIFIERS)}\n\n${Array.from({ length: Math.max(1, lines >> 2) }, () => paragraph(rng)).join('\n\n')}\n`;
     default:
-      return Array.from({ length: lines }, () => sentence(rng)).join('\n') + '\n';
+      return `${Array.from({ length: lines }, () => sentence(rng)).join('\n')}\n`;
   }
 }

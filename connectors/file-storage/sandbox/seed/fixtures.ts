@@ -3,7 +3,18 @@ import { binaryKind, type BinaryKind, DOCX, FOLDER, GOOGLE_DOC, GOOGLE_DRAWING, 
 import { Random } from '../prng.ts';
 import type { DriveSandboxFixtures, DriveUser, SharedDriveRecord } from '../types.ts';
 import { sentence } from '../vocab.ts';
-import { addPermission, type Builder, editorSize, inheritDrivePermissions, LARGE_DOC_EXPORT_BYTES, myDrivePermissions, newFile, patternContent, textFileBody, userPermission } from './builder.ts';
+import {
+  addPermission,
+  type Builder,
+  editorSize,
+  inheritDrivePermissions,
+  LARGE_DOC_EXPORT_BYTES,
+  myDrivePermissions,
+  newFile,
+  patternContent,
+  textFileBody,
+  userPermission,
+} from './builder.ts';
 
 /** The fixture items tests rely on (ids exposed as data.fixtures). */
 export type SeededFixtures = Omit<DriveSandboxFixtures, 'removedFileId'>;
@@ -13,8 +24,25 @@ export function buildFixtures(b: Builder, seed: number): SeededFixtures {
   const colleague = b.users[1] as DriveUser;
   const t = (daysAgo: number) => EPOCH_MS - Math.round(daysAgo * DAY);
 
-  const folder = newFile(b, { name: 'Projects', mimeType: FOLDER, parents: [b.root.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(700)), modifiedTime: iso(t(30)), folderColorRgb: '#4986e7', viewedByMeTime: iso(t(2)) });
-  const nested = newFile(b, { name: 'Archive 2023', mimeType: FOLDER, parents: [folder.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(650)), modifiedTime: iso(t(400)), folderColorRgb: '#8f8f8f' });
+  const folder = newFile(b, {
+    name: 'Projects',
+    mimeType: FOLDER,
+    parents: [b.root.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(700)),
+    modifiedTime: iso(t(30)),
+    folderColorRgb: '#4986e7',
+    viewedByMeTime: iso(t(2)),
+  });
+  const nested = newFile(b, {
+    name: 'Archive 2023',
+    mimeType: FOLDER,
+    parents: [folder.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(650)),
+    modifiedTime: iso(t(400)),
+    folderColorRgb: '#8f8f8f',
+  });
   const doc = newFile(b, {
     name: 'Quarterly plan',
     mimeType: GOOGLE_DOC,
@@ -31,10 +59,52 @@ export function buildFixtures(b: Builder, seed: number): SeededFixtures {
     properties: { department: 'finance', status: 'approved' },
     appProperties: { sandboxApp: 'true' },
   });
-  const sheet = newFile(b, { name: 'Budget 2024', mimeType: GOOGLE_SHEET, parents: [folder.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(420)), modifiedTime: iso(t(12)), starred: true, viewedByMeTime: iso(t(5)), exportBytes: 4800, editorSize: editorSize(4800), version: 96 });
-  const slides = newFile(b, { name: 'Launch deck', mimeType: GOOGLE_SLIDES, parents: [folder.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(200)), modifiedTime: iso(t(20)), exportBytes: 3200, editorSize: editorSize(3200), version: 54 });
-  const drawing = newFile(b, { name: "Team's architecture diagram", mimeType: GOOGLE_DRAWING, parents: [nested.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(600)), modifiedTime: iso(t(450)), exportBytes: 400, editorSize: editorSize(400), version: 12 });
-  const largeDoc = newFile(b, { name: 'Complete meeting transcripts', mimeType: GOOGLE_DOC, parents: [b.root.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(900)), modifiedTime: iso(t(8)), exportBytes: LARGE_DOC_EXPORT_BYTES, editorSize: editorSize(LARGE_DOC_EXPORT_BYTES), version: 4012 });
+  const sheet = newFile(b, {
+    name: 'Budget 2024',
+    mimeType: GOOGLE_SHEET,
+    parents: [folder.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(420)),
+    modifiedTime: iso(t(12)),
+    starred: true,
+    viewedByMeTime: iso(t(5)),
+    exportBytes: 4800,
+    editorSize: editorSize(4800),
+    version: 96,
+  });
+  const slides = newFile(b, {
+    name: 'Launch deck',
+    mimeType: GOOGLE_SLIDES,
+    parents: [folder.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(200)),
+    modifiedTime: iso(t(20)),
+    exportBytes: 3200,
+    editorSize: editorSize(3200),
+    version: 54,
+  });
+  const drawing = newFile(b, {
+    name: "Team's architecture diagram",
+    mimeType: GOOGLE_DRAWING,
+    parents: [nested.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(600)),
+    modifiedTime: iso(t(450)),
+    exportBytes: 400,
+    editorSize: editorSize(400),
+    version: 12,
+  });
+  const largeDoc = newFile(b, {
+    name: 'Complete meeting transcripts',
+    mimeType: GOOGLE_DOC,
+    parents: [b.root.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(900)),
+    modifiedTime: iso(t(8)),
+    exportBytes: LARGE_DOC_EXPORT_BYTES,
+    editorSize: editorSize(LARGE_DOC_EXPORT_BYTES),
+    version: 4012,
+  });
   const pdfKind = binaryKind('application/pdf') as BinaryKind;
   const binary = newFile(b, {
     name: 'Annual report 2024.pdf',
@@ -49,7 +119,16 @@ export function buildFixtures(b: Builder, seed: number): SeededFixtures {
   });
   binary.content = patternContent(binary.id, pdfKind, 1_234_567);
   const textFileContent = `Sandbox notes\n${Array.from({ length: 12 }, () => sentence(rng)).join('\n')}\n`;
-  const text = newFile(b, { name: 'notes.txt', mimeType: 'text/plain', parents: [b.root.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(40)), modifiedTime: iso(t(6)), originalFilename: 'notes.txt', version: 4 });
+  const text = newFile(b, {
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    parents: [b.root.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(40)),
+    modifiedTime: iso(t(6)),
+    originalFilename: 'notes.txt',
+    version: 4,
+  });
   text.content = { kind: 'bytes', bytes: Buffer.from(textFileContent, 'utf8') };
   const jpegKind = binaryKind('image/jpeg') as BinaryKind;
   const image = newFile(b, {
@@ -79,7 +158,16 @@ export function buildFixtures(b: Builder, seed: number): SeededFixtures {
     version: 7,
   });
   trashed.content = patternContent(trashed.id, docxKind, 48_213);
-  const shortcut = newFile(b, { name: 'Shortcut to Annual report', mimeType: SHORTCUT, parents: [b.root.id], ownerEmail: b.me.emailAddress, createdTime: iso(t(9)), modifiedTime: iso(t(9)), shortcutTargetId: binary.id, version: 1 });
+  const shortcut = newFile(b, {
+    name: 'Shortcut to Annual report',
+    mimeType: SHORTCUT,
+    parents: [b.root.id],
+    ownerEmail: b.me.emailAddress,
+    createdTime: iso(t(9)),
+    modifiedTime: iso(t(9)),
+    shortcutTargetId: binary.id,
+    version: 1,
+  });
   const partner = newFile(b, {
     name: 'Partner agreement.pdf',
     mimeType: 'application/pdf',
@@ -97,8 +185,28 @@ export function buildFixtures(b: Builder, seed: number): SeededFixtures {
 
   const drive = b.drives[0] as SharedDriveRecord;
   const specs = newFile(b, { name: 'Specs', mimeType: FOLDER, parents: [drive.id], driveId: drive.id, createdTime: iso(t(350)), modifiedTime: iso(t(25)) });
-  const designDoc = newFile(b, { name: 'Design doc', mimeType: GOOGLE_DOC, parents: [specs.id], driveId: drive.id, lastModifyingUserEmail: colleague.emailAddress, createdTime: iso(t(340)), modifiedTime: iso(t(25)), exportBytes: 9000, editorSize: editorSize(9000), version: 230 });
-  const dataset = newFile(b, { name: 'dataset.csv', mimeType: 'text/csv', parents: [drive.id], driveId: drive.id, createdTime: iso(t(120)), modifiedTime: iso(t(18)), originalFilename: 'dataset.csv', version: 3 });
+  const designDoc = newFile(b, {
+    name: 'Design doc',
+    mimeType: GOOGLE_DOC,
+    parents: [specs.id],
+    driveId: drive.id,
+    lastModifyingUserEmail: colleague.emailAddress,
+    createdTime: iso(t(340)),
+    modifiedTime: iso(t(25)),
+    exportBytes: 9000,
+    editorSize: editorSize(9000),
+    version: 230,
+  });
+  const dataset = newFile(b, {
+    name: 'dataset.csv',
+    mimeType: 'text/csv',
+    parents: [drive.id],
+    driveId: drive.id,
+    createdTime: iso(t(120)),
+    modifiedTime: iso(t(18)),
+    originalFilename: 'dataset.csv',
+    version: 3,
+  });
   dataset.content = { kind: 'bytes', bytes: Buffer.from(textFileBody(rng, 'text/csv', 40), 'utf8') };
   const obsolete = newFile(b, {
     name: 'obsolete.bin',

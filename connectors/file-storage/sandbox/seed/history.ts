@@ -75,7 +75,17 @@ export function buildRevisions(b: Builder, seed: number, fixtures: SeededFixture
       const modifier = head ? f.lastModifyingUserEmail : rng.pick(b.users).emailAddress;
       if (editor) {
         number += rng.int(1, 40);
-        list.push({ id: String(number), fileId: f.id, mimeType: f.mimeType, modifiedTime: iso(at), lastModifyingUserEmail: modifier, keepForever: false, published: false, publishAuto: false, publishedOutsideDomain: false });
+        list.push({
+          id: String(number),
+          fileId: f.id,
+          mimeType: f.mimeType,
+          modifiedTime: iso(at),
+          lastModifyingUserEmail: modifier,
+          keepForever: false,
+          published: false,
+          publishAuto: false,
+          publishedOutsideDomain: false,
+        });
       } else {
         const id = b.ids.binaryRevision();
         const content: ContentSpec | undefined = head

@@ -3,7 +3,18 @@ import { BINARY_KINDS, FOLDER, GOOGLE_DOC, GOOGLE_DRAWING, GOOGLE_SHEET, GOOGLE_
 import { Random } from '../prng.ts';
 import type { DriveFileRecord, SharedDriveRecord } from '../types.ts';
 import { QUALIFIERS, sentence, TOPICS } from '../vocab.ts';
-import { type Builder, editorSize, FOLDER_COLORS, inheritDrivePermissions, myDrivePermissions, newFile, patternContent, textFileBody, timeAgo, titleCase } from './builder.ts';
+import {
+  type Builder,
+  editorSize,
+  FOLDER_COLORS,
+  inheritDrivePermissions,
+  myDrivePermissions,
+  newFile,
+  patternContent,
+  textFileBody,
+  timeAgo,
+  titleCase,
+} from './builder.ts';
 
 type Space = { kind: 'my' } | { kind: 'drive'; drive: SharedDriveRecord } | { kind: 'sharedWithMe' };
 
@@ -79,7 +90,8 @@ export function randomFiles(b: Builder, seed: number, count: number): void {
       const name = `${topic.toLowerCase()}_${qualifier}_${i + 1}.${kind.extension}`;
       file = newFile(b, { ...base, ...times, name, mimeType: kind.mimeType, originalFilename: name });
       file.content = patternContent(file.id, kind, rng.int(kind.minSize, kind.maxSize));
-      if (kind.mimeType.startsWith('image/')) file.imageMetadata = { width: rng.pick([640, 1280, 1920, 4032]), height: rng.pick([480, 720, 1080, 3024]), rotation: 0 };
+      if (kind.mimeType.startsWith('image/'))
+        file.imageMetadata = { width: rng.pick([640, 1280, 1920, 4032]), height: rng.pick([480, 720, 1080, 3024]), rotation: 0 };
       if (kind.mimeType.startsWith('video/')) file.videoDurationMillis = rng.int(3_000, 600_000);
     }
     if (rng.chance(0.08)) {
