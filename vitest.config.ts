@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests of core's pure modules sit beside them; everything that runs a connector or a server is in test/.
+    include: ['test/**/*.test.ts', 'core/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

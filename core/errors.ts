@@ -1,7 +1,7 @@
 /**
- * One error hierarchy for the in-process and the hosted runtime. Every error carries the wire body of
- * DESIGN "Errors": `status`, `detail` (a string, or SPEC 7's list of `{loc, msg, type}`) and an optional
- * `error_code`. The server serialises `toJSON()` as is, so both modes answer the same.
+ * One error hierarchy for the in-process and the hosted runtime. Every error carries what the hosted
+ * server answers with: `status`, `detail` (a string, or a list of `{loc, msg, type}` issues) and an
+ * optional `error_code`. The server serialises `toJSON()` as is, so both modes answer the same.
  */
 
 export interface ValidationIssue {
@@ -42,14 +42,14 @@ export class BadRequestError extends PlugboardError {
   }
 }
 
-/** 401 with SPEC 7's fixed text. */
+/** 401 with a fixed text: it never says which part of the credentials failed. */
 export class AuthenticationError extends PlugboardError {
   constructor() {
     super(401, 'Invalid authentication credentials');
   }
 }
 
-/** 403 with SPEC 7's fixed text. */
+/** 403 with a fixed text: it never says whether the resource exists. */
 export class AccessDeniedError extends PlugboardError {
   constructor() {
     super(403, 'Access denied to this resource');
@@ -68,7 +68,7 @@ export class ConflictError extends PlugboardError {
   }
 }
 
-/** 422 with SPEC 7's list of issues. */
+/** 422 with a list of `{loc, msg, type}` issues, one per invalid field. */
 export class ValidationError extends PlugboardError {
   constructor(issues: ValidationIssue[]) {
     super(422, issues);

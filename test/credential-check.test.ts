@@ -5,7 +5,7 @@
  * `credentials_rejected` then, never a 502 at first use, while an upstream outage keeps its own status.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, createRuntime, RateLimitedError, UpstreamError } from '../core/index.ts';
+import { BadRequestError, createRuntime, RateLimitedError, UpstreamError } from '../index.ts';
 import type { ConnectorDefinition, CredentialCheck } from '../core/sdk/index.ts';
 import chatConnector from '../connectors/chat/index.ts';
 import fileStorage from '../connectors/file-storage/index.ts';

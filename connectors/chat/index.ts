@@ -10,7 +10,7 @@ import { reactionsActions } from './actions/reactions.ts';
 import { authTestActions } from './actions/auth-test.ts';
 import { slackErrors } from './upstream-errors.ts';
 
-/** The team-chat connector, on the Slack Web API (SPEC 1.6, 2.3, 4.4). */
+/** The team-chat connector, on the Slack Web API: users, channels, messages and threads, reactions. */
 export default defineConnector({
   type: 'chat',
   displayName: 'Team chat (Slack Web API)',

@@ -6,7 +6,7 @@ import type { UpstreamErrorSettings } from '../../core/sdk/index.ts';
  * being refused or Slack failing is not the caller's fault, so it is a 502.
  */
 export const slackErrors: UpstreamErrorSettings = {
-  okField: 'ok',
+  failureInBody: (body) => typeof body === 'object' && body !== null && 'ok' in body && body.ok === false,
   codePath: 'error',
   // Slack had not processed the call: retried after Retry-After, writes included.
   rateLimitCodes: ['ratelimited', 'rate_limited'],

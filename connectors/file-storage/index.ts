@@ -7,7 +7,7 @@ import { revisionsActions } from './actions/revisions.ts';
 import { changesActions } from './actions/changes.ts';
 import { driveErrors } from './upstream-errors.ts';
 
-/** The file-storage connector, on the Google Drive v3 REST API (SPEC 1.7, 2.4, 4.4). */
+/** The file-storage connector, on the Google Drive v3 REST API: files, shared drives, permissions, comments, revisions and changes. */
 export default defineConnector({
   type: 'file-storage',
   displayName: 'File storage (Google Drive v3)',

@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { BadRequestError, invalidField, PlugboardError, ValidationError } from '../errors.ts';
-import type { CompiledConnector } from '../plugins/compiled-connector.ts';
+import type { CompiledAction, CompiledConnector } from '../plugins/compiled-connector.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
+import { executeDownload } from './execute-download.ts';
+import { checkRecords, type RecordValidation } from './record-validation.ts';
 import { mapResponse } from './response-mapping.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from './types.ts';
-import { executeDownload } from './execute-download.ts';
+import { upstreamClient } from './upstream-client.ts';
 
 export interface ExecutionTarget {
   connector: CompiledConnector;
@@ -14,9 +16,13 @@ export interface ExecutionTarget {
   connectorId: string;
   /** In-process instances call the third party themselves and have no context store to search. */
   mode: 'in-process' | 'hosted';
+  /** Whether mapped records are checked against the record schema (the runtime's `validateRecords`). */
+  validateRecords: RecordValidation;
 }
 
-/** Runs one `{entity, action, params}`: resolve, validate, call upstream, map the response. */
+type Params = Record<string, unknown>;
+
+/** Runs one `{entity, action, params}`: resolve, validate, call upstream (or the action's `run` hook), map the response. */
 export async function executeAction(target: ExecutionTarget, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
   const started = performance.now();
   const action = target.connector.resolve(request?.entity, request?.action);
@@ -28,32 +34,52 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
       'hosted_mode_only',
     );
   }
-  const params = request.params ?? {};
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+  const given = request.params ?? {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw invalidField(['body', 'params'], 'value is not a valid object', 'type_error.dict');
   }
-  if (!action.validateParams(params)) {
+  if (!action.validateParams(given)) {
     throw new ValidationError(toValidationIssues(action.validateParams.errors ?? [], ['body', 'params']));
   }
-  if (!definition.request) {
-    // Hosted search reads the context store, which replication fills; this server has none yet.
-    throw new PlugboardError(
-      501,
-      `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`,
-      'context_store_unavailable',
-    );
-  }
+  const params = prepareParams(action, given);
   if (definition.action === 'download') return executeDownload(target, action, params);
-  const body = await target.transport.requestJson({
-    call: definition.request,
-    params,
-    idempotent: definition.idempotent ?? definition.request.method === 'GET',
-  });
-  const { result, meta } = mapResponse(action, body);
+  const body = await upstreamBody(target, action, params);
+  const { hooks } = definition;
+  const { result, meta } = mapResponse(action, hooks?.transformResponse ? hooks.transformResponse(body, params) : body);
+  if (!definition.hostedOnly) checkRecords(action, result, target.validateRecords);
   return {
     status: 'success',
     result,
     connector_metadata: meta,
     execution_metadata: { connector_id: target.connectorId, execution_time_ms: Math.round((performance.now() - started) * 1000) / 1000 },
   };
+}
+
+/** The validated params as the action's `prepareParams` hook rewrites them (the caller's object is never changed). */
+function prepareParams(action: CompiledAction, params: Params): Params {
+  const { hooks } = action.definition;
+  if (!hooks?.prepareParams) return params;
+  const prepared = hooks.prepareParams({ ...params });
+  if (!isParams(prepared)) {
+    throw new Error(`${action.definition.entity}.${action.definition.action}: hooks.prepareParams must return a params object`);
+  }
+  return prepared;
+}
+
+/** The upstream's answer: from the action's `run` hook, or its declared call. */
+async function upstreamBody(target: ExecutionTarget, action: CompiledAction, params: Params): Promise<unknown> {
+  const { definition } = action;
+  const { request: call, hooks } = definition;
+  if (hooks?.run) return hooks.run(params, upstreamClient(target.transport));
+  if (call) return target.transport.requestJson({ call, params, idempotent: definition.idempotent ?? call.method === 'GET' });
+  // Hosted search reads the context store, which replication fills; this server has none yet.
+  throw new PlugboardError(
+    501,
+    `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`,
+    'context_store_unavailable',
+  );
+}
+
+function isParams(value: unknown): value is Params {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

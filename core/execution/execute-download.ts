@@ -1,12 +1,12 @@
-import { readPath } from '../transport/object-path.ts';
 import { fileNameFromDisposition } from '../transport/content-disposition.ts';
 import type { CompiledAction } from '../plugins/compiled-connector.ts';
 import type { ExecutionTarget } from './execute-action.ts';
 import type { DownloadResult } from './types.ts';
+import { upstreamClient } from './upstream-client.ts';
 
 /**
- * Runs a `download` action: opens the content stream and, at the same time, looks the file name up
- * when the action declares how. Nothing is buffered: the caller pulls chunks from `body`.
+ * Runs a `download` action: opens the content stream and, at the same time, asks the action's
+ * `fileName` hook for the name when it has one. Nothing is buffered: the caller pulls chunks from `body`.
  */
 export async function executeDownload(target: ExecutionTarget, action: CompiledAction, params: Record<string, unknown>): Promise<DownloadResult> {
   const { definition } = action;
@@ -14,7 +14,7 @@ export async function executeDownload(target: ExecutionTarget, action: CompiledA
   // missing file) is the answer at once. The name is "when known", so failing to learn it is no failure.
   const [upstream, fileName] = await Promise.all([
     target.transport.requestStream({ call: definition.request!, params, idempotent: true }),
-    definition.fileName ? lookUpFileName(target, definition.fileName, params).catch(() => null) : null,
+    lookUpFileName(target, action, params),
   ]);
   const length = upstream.headers['content-length'];
   return {
@@ -27,16 +27,14 @@ export async function executeDownload(target: ExecutionTarget, action: CompiledA
   };
 }
 
-async function lookUpFileName(
-  target: ExecutionTarget,
-  lookup: NonNullable<CompiledAction['definition']['fileName']>,
-  params: Record<string, unknown>,
-): Promise<string | null> {
-  const placeholders = [...lookup.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  const forwarded = Object.fromEntries(
-    [...placeholders, ...(lookup.forwardParams ?? [])].filter((name) => params[name] !== undefined).map((name) => [name, params[name]]),
-  );
-  const body = await target.transport.requestJson({ call: { method: 'GET', path: lookup.path, defaults: lookup.query }, params: forwarded, idempotent: true });
-  const name = readPath(body, lookup.field);
-  return typeof name === 'string' ? name : null;
+/** The name the action's `fileName` hook finds, or null: no hook, no name, or a failed look-up. */
+async function lookUpFileName(target: ExecutionTarget, action: CompiledAction, params: Record<string, unknown>): Promise<string | null> {
+  const { hooks } = action.definition;
+  if (!hooks?.fileName) return null;
+  try {
+    const name: unknown = await hooks.fileName(params, upstreamClient(target.transport));
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
 }

@@ -3,7 +3,7 @@ import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from './types.ts';
 
 /**
- * Iterates every record of a paginated list, following the connector's cursor (SPEC meta
+ * Iterates every record of a paginated list, following the connector's cursor (the meta
  * `next_cursor`, `nextPageToken`...) until the upstream says there is no next page.
  */
 export async function* paginate(

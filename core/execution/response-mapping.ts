@@ -11,11 +11,11 @@ export function mapResponse(action: CompiledAction, body: unknown): { result: un
   if (found === undefined || found === null || typeof found !== 'object') {
     throw new UpstreamError(`Upstream response lacks "${response.records || 'a body'}"`, 'upstream_unexpected_response');
   }
-  const result = Array.isArray(found) ? found.map((row) => completeRecord(action, row as Row, body)) : completeRecord(action, found as Row, body);
+  const result = Array.isArray(found) ? found.map((row) => completeRecord(action, row as Row)) : completeRecord(action, found as Row);
   const meta: Record<string, unknown> = {};
   for (const [key, path] of Object.entries(response.meta ?? {})) {
     const value = readPath(body, path);
-    // Slack says "no next page" with an empty cursor; callers get null, as SPEC's `string?` reads.
+    // Slack says "no next page" with an empty cursor; callers get null, as for any absent meta value.
     meta[key] = value === undefined || value === '' ? null : value;
   }
   return { result, meta };
@@ -26,13 +26,7 @@ export function mapResponse(action: CompiledAction, body: unknown): { result: un
  * through. The row is completed in place: it was parsed for this call alone, and copying every record
  * of a large page would cost more than the upstream call's own parsing.
  */
-function completeRecord(action: CompiledAction, row: Row, body: unknown): Row {
-  const fallbacks = action.definition.response.recordFallbacks;
-  if (fallbacks) {
-    for (const [field, path] of Object.entries(fallbacks)) {
-      if (row[field] === undefined) row[field] = readPath(body, path);
-    }
-  }
+function completeRecord(action: CompiledAction, row: Row): Row {
   for (const field of action.recordFields) {
     if (row[field] === undefined) row[field] = null;
   }

@@ -1,4 +1,4 @@
-/** The execute envelope of DESIGN "Execute", shared by the in-process and hosted runtimes. */
+/** The execute request and its result envelope, the same in the in-process and hosted runtimes. */
 
 export interface ExecuteRequest {
   entity: string;

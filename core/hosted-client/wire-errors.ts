@@ -13,7 +13,7 @@ import {
 export function errorFromWire(status: number, body: unknown, retryAfter: string | undefined): PlugboardError {
   const { detail, error_code: errorCode } = (body ?? {}) as Partial<ErrorBody>;
   if (status === 401) return new AuthenticationError();
-  // The server's own refusal (SPEC 7) has no error_code; an upstream 403 (Drive's insufficientFilePermissions) keeps its code and detail.
+  // The server's own refusal (its fixed 403 text) has no error_code; an upstream 403 (Drive's insufficientFilePermissions) keeps its code and detail.
   if (status === 403 && errorCode === undefined) return new AccessDeniedError();
   if (status === 422 && Array.isArray(detail)) return new ValidationError(detail as ValidationIssue[]);
   const text = typeof detail === 'string' ? detail : `Plugboard server answered ${status}`;

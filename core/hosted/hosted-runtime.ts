@@ -21,6 +21,8 @@ export interface HostedRuntimeOptions {
   dataDir: string;
   /** Issuer of the tokens: the public address of the service. */
   issuer: string;
+  /** The built-in connector packages (the server passes BUILTIN_CONNECTORS), loaded first: core knows no connector itself. */
+  builtins: readonly string[];
   /** Connector packages loaded beside the built-ins: module specifiers or paths (PLUGBOARD_CONNECTORS). */
   connectors?: readonly string[];
   /** Upstream API root per connector type (PLUGBOARD_<TYPE>_BASE_URL), asked for the types loaded. */
@@ -64,7 +66,7 @@ export interface HostedRuntime {
  */
 export async function createHostedRuntime(options: HostedRuntimeOptions): Promise<HostedRuntime> {
   // Connectors and keys first: a refused configuration must not have touched the database.
-  const { runtime, baseUrls, loaded } = await loadHostedConnectors(options.connectors ?? [], options.baseUrls);
+  const { runtime, baseUrls, loaded } = await loadHostedConnectors(options.builtins, options.connectors ?? [], options.baseUrls);
   const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
   const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: options.databaseSchema });
   const tokens = new TokenService(store, keyring, options.issuer, { clock: options.clock, onKeyProblem: options.onKeyProblem });

@@ -1,4 +1,3 @@
-import { BUILTIN_CONNECTORS } from '../builtin-connectors.ts';
 import { ConfigurationError } from '../configuration-error.ts';
 import { ConnectorLoadError } from '../errors.ts';
 import { connectorVersion } from '../plugins/connector-version.ts';
@@ -25,18 +24,23 @@ export interface HostedConnectorTypes {
 }
 
 /**
- * Loads the built-in connectors and the deployment's plugins (PLUGBOARD_CONNECTORS), then resolves
- * the upstream base URL of every type loaded. A plugin that cannot be loaded is the operator's to fix,
- * so it refuses the start (ConfigurationError) naming the plugin and what was tried.
+ * Loads the built-in connectors (`builtins`, which the server names: core knows no connector) and the
+ * deployment's plugins (PLUGBOARD_CONNECTORS), then resolves the upstream base URL of every type
+ * loaded. A plugin that cannot be loaded is the operator's to fix, so it refuses the start
+ * (ConfigurationError) naming the plugin and what was tried.
  */
-export async function loadHostedConnectors(plugins: readonly string[], baseUrlsFor: BaseUrlsForTypes): Promise<HostedConnectorTypes> {
+export async function loadHostedConnectors(
+  builtins: readonly string[],
+  plugins: readonly string[],
+  baseUrlsFor: BaseUrlsForTypes,
+): Promise<HostedConnectorTypes> {
   const runtime = new Runtime();
   const versions = new Map<string, string>();
   const load = async (specifier: string) => {
     const type = await runtime.loadConnector(specifier);
     versions.set(type, connectorVersion(specifier, runtime.plugin(type).definition));
   };
-  for (const specifier of BUILTIN_CONNECTORS) await load(specifier);
+  for (const specifier of builtins) await load(specifier);
   for (const specifier of plugins) {
     await load(specifier).catch((error: unknown) => {
       // ConnectorLoadError lists its problems on lines of their own: the refusal is one line.

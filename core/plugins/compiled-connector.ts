@@ -1,6 +1,7 @@
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { invalidField } from '../errors.ts';
 import { ACTION_NAMES, type ActionDefinition, type ConnectorDefinition } from '../sdk/index.ts';
+import type { ConnectorValidators } from './schema-compilation.ts';
 
 export interface CompiledAction {
   definition: ActionDefinition;
@@ -16,29 +17,20 @@ export class CompiledConnector {
   /** Validates a hosted connector's `replication_config`, when the connector type declares one. */
   readonly validateReplicationConfig: ValidateFunction | undefined;
 
+  /** `validators` are compileSchemas' for this definition, which loaded without a problem. */
   constructor(
     readonly definition: ConnectorDefinition,
-    ajv: Ajv,
+    validators: ConnectorValidators,
   ) {
-    this.validateReplicationConfig = definition.replicationConfig ? compileSchema(ajv, definition.replicationConfig, 'replicationConfig') : undefined;
+    this.validateReplicationConfig = validators.replicationConfig;
     for (const action of definition.actions) {
-      // Meta schemas only type the generated facade, but a broken one is still a broken plugin.
-      if (action.meta) compileSchema(ajv, action.meta, `${action.entity}.${action.action} meta`);
       const byAction = this.actions.get(action.entity) ?? new Map<string, CompiledAction>();
       byAction.set(action.action, {
         definition: action,
-        validateParams: compileSchema(ajv, action.params, `${action.entity}.${action.action} params`),
-        validateRecord: compileSchema(ajv, action.record, `${action.entity}.${action.action} record`),
+        ...validators.actions.get(`${action.entity}.${action.action}`)!,
         recordFields: Object.keys((action.record.properties as Record<string, unknown> | undefined) ?? {}),
       });
       this.actions.set(action.entity, byAction);
-    }
-    // The check's params are fixed in the definition: params its action would refuse are a broken plugin, found at load.
-    const { check } = definition;
-    if (check) {
-      const { validateParams } = this.resolve(check.entity, check.action);
-      if (!validateParams(check.params ?? {}))
-        throw new Error(`check params do not fit ${check.entity}.${check.action}: ${ajv.errorsText(validateParams.errors)}`);
     }
   }
 
@@ -84,13 +76,5 @@ export class CompiledConnector {
       );
     }
     return compiled;
-  }
-}
-
-function compileSchema(ajv: Ajv, schema: object, what: string): ValidateFunction {
-  try {
-    return ajv.compile(schema);
-  } catch (error) {
-    throw new Error(`${what} schema does not compile: ${(error as Error).message}`);
   }
 }

@@ -1,9 +1,23 @@
-import { ACTION_NAMES, AUTH_KINDS, type ActionDefinition, type ConnectorDefinition, type UpstreamCall, type UpstreamErrorSettings } from '../sdk/index.ts';
+import {
+  ACTION_NAMES,
+  AUTH_KINDS,
+  type ActionDefinition,
+  type ActionHooks,
+  type ConnectorDefinition,
+  type UpstreamCall,
+  type UpstreamErrorSettings,
+} from '../sdk/index.ts';
+import { isObject, isStringList, isStringMap } from './value-shapes.ts';
 
 /** Names a connector entity may not take, because the connector client uses them itself. */
 export const RESERVED_ENTITY_NAMES = ['execute', 'paginate', 'type', 'definition', 'then'];
 
 const IDENTIFIER = /^[a-z][a-z0-9_-]*$/;
+
+const HOOK_NAMES = ['prepareParams', 'transformResponse', 'fileName', 'run'] as const satisfies ReadonlyArray<keyof ActionHooks>;
+
+/** `{name}` placeholders of a request path, filled from the params of that name. */
+const PLACEHOLDER = /\{(\w+)\}/g;
 
 /**
  * Structural checks of a connector definition, run at load so a malformed plugin fails at once with
@@ -40,9 +54,7 @@ export function checkDefinition(candidate: unknown): string[] {
     if (!isObject(action.response) || typeof action.response.records !== 'string')
       problems.push(`${where}: \`response.records\` must be a path string ('' for the whole body)`);
     if (action.response?.meta !== undefined && !isObject(action.meta)) problems.push(`${where}: \`meta\` schema is required when \`response.meta\` is set`);
-    for (const key of ['meta', 'recordFallbacks'] as const) {
-      if (!isStringMap(action.response?.[key])) problems.push(`${where}: \`response.${key}\` must map names to path strings`);
-    }
+    if (!isStringMap(action.response?.meta)) problems.push(`${where}: \`response.meta\` must map names to path strings`);
     if (action.paginated) {
       if (!def.pagination || !action.response?.meta?.[def.pagination.nextCursorMeta]) {
         problems.push(`${where}: a paginated action needs connector \`pagination\` and a \`response.meta\` entry for its next cursor`);
@@ -50,7 +62,7 @@ export function checkDefinition(candidate: unknown): string[] {
         problems.push(`${where}: a paginated action's params must declare the cursor param "${def.pagination.cursorParam}", or page 2 could not be asked for`);
       }
     }
-    if (!action.hostedOnly) problems.push(...checkRequest(action.request).map((problem) => `${where}: ${problem}`));
+    problems.push(...checkUpstreamCall(action).map((problem) => `${where}: ${problem}`));
   });
   return [...problems, ...checkCredentialCheck(def.check, def.actions, def.transport?.errors)];
 }
@@ -77,7 +89,7 @@ function checkCredentialCheck(check: unknown, actions: ActionDefinition[], error
     problems.push('`check.rejectedCodes` must list the upstream codes that mean a refused credential');
   } else {
     // A rate limit or a passing failure says nothing about the credential: it must never read as a refusal.
-    const passing = [errors?.rateLimitCodes, errors?.transientCodes].flatMap((codes) => (isStringList(codes) ? (codes as string[]) : []));
+    const passing = [errors?.rateLimitCodes, errors?.transientCodes].flatMap((codes) => (isStringList(codes) ? codes : []));
     const overlap = (check.rejectedCodes as string[]).filter((code) => passing.includes(code));
     if (overlap.length > 0)
       problems.push(`\`check.rejectedCodes\` lists ${overlap.join(', ')}, declared in transport.errors as a rate limit or a passing failure`);
@@ -85,18 +97,46 @@ function checkCredentialCheck(check: unknown, actions: ActionDefinition[], error
   return problems;
 }
 
-function checkRequest(call: Partial<UpstreamCall> | undefined): string[] {
+/**
+ * How the action reaches the upstream: its declared `request`, or its `run` hook in its place. A
+ * hosted-only action does not; its hooks are still checked.
+ */
+function checkUpstreamCall(action: ActionDefinition): string[] {
+  const problems = checkHooks(action.hooks, action.action);
+  if (action.hostedOnly) return problems;
+  // A download's `run` is refused by checkHooks; its request is still checked.
+  const runs = action.action !== 'download' && isObject(action.hooks) && typeof action.hooks.run === 'function';
+  if (!runs) problems.push(...checkRequest(action.request, action.params));
+  else if (action.request !== undefined) problems.push('`hooks.run` takes the place of `request`: declare one of them, not both');
+  return problems;
+}
+
+/** Hooks are functions under known names, each where it can run: `fileName` beside a download, `run` in place of any other call. */
+function checkHooks(hooks: unknown, action: string): string[] {
+  if (hooks === undefined) return [];
+  if (!isObject(hooks)) return [`\`hooks\` must be an object of functions (${HOOK_NAMES.join(', ')})`];
+  const problems = Object.keys(hooks)
+    .filter((name) => !(HOOK_NAMES as readonly string[]).includes(name))
+    .map((name) => `unknown hook "${name}"; known: ${HOOK_NAMES.join(', ')}`);
+  for (const name of HOOK_NAMES) {
+    if (hooks[name] !== undefined && typeof hooks[name] !== 'function') problems.push(`\`hooks.${name}\` must be a function`);
+  }
+  if (action === 'download' && hooks.run !== undefined) problems.push("`hooks.run` cannot serve a download: a download streams its `request`'s body");
+  if (action !== 'download' && hooks.fileName !== undefined) problems.push('`hooks.fileName` is for download actions only');
+  return problems;
+}
+
+function checkRequest(call: Partial<UpstreamCall> | undefined, params: unknown): string[] {
   if (!isObject(call) || !['GET', 'POST'].includes(call.method as string) || typeof call.path !== 'string' || !call.path.startsWith('/')) {
     return ['`request` needs method GET or POST and a path starting with "/"'];
   }
   const problems: string[] = [];
   if (call.body !== undefined && !['json', 'form'].includes(call.body)) problems.push('`request.body` must be "json" or "form"');
   if (!isStringMap(call.headerParams)) problems.push('`request.headerParams` must map header names to param names');
-  if (
-    call.fieldSelector !== undefined &&
-    (!isObject(call.fieldSelector) || typeof call.fieldSelector.param !== 'string' || !isStringList(call.fieldSelector.alwaysSelect))
-  ) {
-    problems.push('`request.fieldSelector` needs a `param` name and an `alwaysSelect` list of strings');
+  // A placeholder no param fills would reach the upstream as the text "undefined".
+  const declared = isObject(params) && isObject(params.properties) ? params.properties : {};
+  for (const [, name] of call.path.matchAll(PLACEHOLDER)) {
+    if (!Object.hasOwn(declared, name!)) problems.push(`\`request.path\` placeholder {${name}} matches no property of the params schema`);
   }
   if (
     call.defaults !== undefined &&
@@ -105,15 +145,6 @@ function checkRequest(call: Partial<UpstreamCall> | undefined): string[] {
     problems.push('`request.defaults` must map param names to strings, numbers or booleans');
   }
   return problems;
-}
-
-function isStringList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-/** Absent, or an object whose values are all strings. */
-function isStringMap(value: unknown): boolean {
-  return value === undefined || (isObject(value) && Object.values(value).every((v) => typeof v === 'string'));
 }
 
 function checkAuth(auth: ConnectorDefinition['auth'] | undefined): string[] {
@@ -144,11 +175,9 @@ function checkTransport(transport: ConnectorDefinition['transport'] | undefined)
     for (const key of ['rateLimitCodes', 'transientCodes'] as const) {
       if (transport.errors[key] !== undefined && !isStringList(transport.errors[key])) problems.push(`transport.errors.${key} must be a list of strings`);
     }
+    if (transport.errors.failureInBody !== undefined && typeof transport.errors.failureInBody !== 'function') {
+      problems.push('transport.errors.failureInBody must be a function: body => whether it reports a failure');
+    }
   }
   return problems;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the checks read an unvalidated plugin's fields one by one.
-function isObject(value: unknown): value is Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import { ConnectorLoadError } from '../errors.ts';
 import type { ConnectorDefinition } from '../sdk/index.ts';
 import { checkDefinition } from './definition-checks.ts';
 import { CompiledConnector } from './compiled-connector.ts';
+import { compileSchemas } from './schema-compilation.ts';
 import { specifierKind } from './specifier-kind.ts';
 
 /**
@@ -24,13 +25,13 @@ export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<
   return compileConnector(module.default ?? module.connector, ajv, specifier);
 }
 
-/** Checks a definition given as a value and compiles its schemas. */
+/**
+ * Checks a definition given as a value and compiles its schemas: the compiled connector, or one
+ * ConnectorLoadError listing every problem (structural ones and every schema that does not compile).
+ */
 export function compileConnector(candidate: unknown, ajv: Ajv, source: string): CompiledConnector {
-  const problems = checkDefinition(candidate);
+  const validators = compileSchemas(candidate, ajv);
+  const problems = [...checkDefinition(candidate), ...validators.problems];
   if (problems.length > 0) throw new ConnectorLoadError(source, problems);
-  try {
-    return new CompiledConnector(candidate as ConnectorDefinition, ajv);
-  } catch (error) {
-    throw new ConnectorLoadError(source, [(error as Error).message]);
-  }
+  return new CompiledConnector(candidate as ConnectorDefinition, validators);
 }

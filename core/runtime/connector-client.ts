@@ -47,7 +47,7 @@ export type ConnectorFacade<M extends ConnectorTypeMap> =
 
 export interface ConnectorHandle<M extends ConnectorTypeMap> {
   readonly type: string;
-  /** Runs `{entity, action, params}` and resolves to the DESIGN envelope, or throws a PlugboardError. */
+  /** Runs `{entity, action, params}` and resolves to the result envelope (a DownloadResult for a download), or throws a PlugboardError. */
   execute<R extends TypedRequest<M>>(request: R): Promise<ResultOf<M, R>>;
   /** Yields every record of a paginated list, page after page. */
   paginate<R extends TypedRequest<M>>(request: R): AsyncGenerator<Item<Extract<ResultOf<M, R>, { result: unknown }>['result']>>;

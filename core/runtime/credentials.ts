@@ -4,7 +4,7 @@ import { AUTH_KINDS, CREDENTIAL_FIELD, type AuthKind, type ConnectorDefinition }
 const HEADER_SAFE_SECRET = /^[\x21-\x7e]+$/;
 
 /**
- * Checks a credentials object (exactly one SPEC auth kind, one the connector accepts) and returns the
+ * Checks a credentials object (exactly one auth kind, one the connector accepts) and returns the
  * auth header it stands for. Errors name the fields, never their values.
  */
 export function authHeadersFor(definition: ConnectorDefinition, credentials: unknown, loc: string[] = ['credentials']): Record<string, string> {

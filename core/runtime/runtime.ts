@@ -2,6 +2,7 @@ import type { Ajv } from 'ajv';
 import type { DependencyContainer } from 'tsyringe';
 import { invalidField } from '../errors.ts';
 import { executeAction, type ExecutionTarget } from '../execution/execute-action.ts';
+import { RECORD_VALIDATION_MODES, type RecordValidation } from '../execution/record-validation.ts';
 import type { ExecuteRequest } from '../execution/types.ts';
 import { compileConnector, loadConnectorModule } from '../plugins/load-connector.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
@@ -20,12 +21,29 @@ export interface LocalConnectorConfig {
   base_url?: string;
 }
 
+export interface RuntimeOptions {
+  /**
+   * Whether each mapped record (a list's each element) is checked against its action's record
+   * schema: `off` (the default: no cost), `warn` (a PLUGBOARD_RECORD_INVALID process warning, the
+   * result returned), `throw` (a 502 `upstream_record_invalid`; what a connector's tests want).
+   * Downloads and hosted-only search are never checked.
+   */
+  validateRecords?: RecordValidation;
+}
+
 /** Holds the loaded connector plugins (in its own tsyringe container) and makes instances of them. */
 export class Runtime {
-  private readonly ajv: Ajv;
+  private readonly container: DependencyContainer = createRuntimeContainer();
+  private readonly ajv: Ajv = this.container.resolve<Ajv>(TOKENS.ajv);
+  private readonly validateRecords: RecordValidation;
 
-  constructor(private readonly container: DependencyContainer = createRuntimeContainer()) {
-    this.ajv = container.resolve<Ajv>(TOKENS.ajv);
+  constructor(options: RuntimeOptions = {}) {
+    const validateRecords = options.validateRecords ?? 'off';
+    // Checked here, not at the first execute: a JavaScript caller's typo would otherwise switch validation off unseen.
+    if (!RECORD_VALIDATION_MODES.includes(validateRecords)) {
+      throw new TypeError(`validateRecords must be one of ${RECORD_VALIDATION_MODES.join(', ')}; got ${JSON.stringify(validateRecords)}`);
+    }
+    this.validateRecords = validateRecords;
   }
 
   /** Loads a connector package by module specifier (package name, file URL or path) and registers it. */
@@ -82,7 +100,8 @@ export class Runtime {
     const { definition } = connector;
     const headers = authHeadersFor(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
-    const target: ExecutionTarget = { connector, transport: new HttpTransport(baseUrl, definition.transport, headers), ...identity };
+    const transport = new HttpTransport(baseUrl, definition.transport, headers);
+    const target: ExecutionTarget = { connector, transport, validateRecords: this.validateRecords, ...identity };
     return (request: ExecuteRequest) => executeAction(target, request);
   }
 }

@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { ValidationIssue } from '../errors.ts';
 import { ERROR_MESSAGE_KEYWORD } from './ajv.ts';
 
-/** Turns ajv errors into SPEC 7 issues (`loc`, `msg`, `type`), pydantic-style names as the SPEC uses. */
+/** Turns ajv errors into 422 issues (`loc`, `msg`, `type`), with pydantic-style messages and type names. */
 export function toValidationIssues(errors: ErrorObject[], locPrefix: Array<string | number>): ValidationIssue[] {
   return errors.map((error) => {
     const loc = [...locPrefix, ...pointerToPath(error.instancePath)];

@@ -5,7 +5,11 @@ export function defineConnector(definition: ConnectorDefinition): ConnectorDefin
   return definition;
 }
 
-/** Declares one entity.action. */
-export function defineAction(definition: ActionDefinition): ActionDefinition {
+/**
+ * Declares one entity.action. `P` (the action's generated params type) types its hooks:
+ * `defineAction<FilesListParams>({ ..., hooks: { prepareParams: (params) => ... } })`; it is
+ * inferred from a hook whose params are annotated.
+ */
+export function defineAction<P extends object = object>(definition: ActionDefinition<P>): ActionDefinition<P> {
   return definition;
 }

@@ -3,8 +3,8 @@ import searchParams from '../../schemas/core/search-params.json' with { type: 'j
 import searchHits from '../../schemas/core/search-hits.json' with { type: 'json' };
 
 /**
- * Declares the hosted-only `search` action of an entity. Search runs over the hosted context store
- * (SPEC 1.8), so every connector shares one param schema and one hit shape (SPEC 2.5).
+ * Declares the hosted-only `search` action of an entity. Search runs over the hosted context store,
+ * not the upstream, so every connector shares one param schema and one hit shape.
  */
 export function defineSearchAction(entity: string): ActionDefinition {
   return {

@@ -1,7 +1,8 @@
 /**
- * The connector SDK's vocabulary. A connector is data: a manifest with transport settings and a list
- * of declared actions. Core turns that data into behaviour; a connector never imports anything else
- * from core.
+ * The connector SDK's vocabulary. A connector is mostly data: a manifest with transport settings and
+ * a list of declared actions, which core turns into behaviour. What an upstream does that no data can
+ * say (a quirk of its API) the connector writes as hooks of its own. A connector never imports
+ * anything else from core.
  */
 
 /** A JSON Schema, carried as a value so a connector published as its own package brings its schemas. */
@@ -10,7 +11,7 @@ export type JsonSchema = Record<string, unknown>;
 export const AUTH_KINDS = ['oauth', 'token'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
-/** Credentials of the two SPEC auth kinds: OAuth carries `access_token`, a personal access token `token`. */
+/** Credentials of the two auth kinds: OAuth carries `access_token`, a personal access token `token`. */
 export interface OAuthCredentials {
   access_token: string;
 }
@@ -36,13 +37,16 @@ export interface AuthHeaderRule {
 
 /** Where an upstream error code sits in a response and what it means to our callers. */
 export interface UpstreamErrorSettings {
-  /** A body field that, when `false`, marks an error even on HTTP 200 (Slack's `ok`). */
-  okField?: string;
+  /**
+   * Whether a success (2xx) body reports a failure all the same (Slack answers `{ok: false, error}`
+   * with HTTP 200). Such a body is retried and mapped like an error response's body.
+   */
+  failureInBody?(body: unknown): boolean;
   /** Dotted path of the upstream error code in an error body (`error`, `error.errors.0.reason`). */
   codePath: string;
   /** Dotted path of a human-readable message in an error body, when the upstream gives one. */
   messagePath?: string;
-  /** Upstream code → status we answer with. Codes not listed: 400 for ok:false bodies. */
+  /** Upstream code → status we answer with. Codes not listed: 400 in a success body (`failureInBody`), else by the upstream status. */
   statusByCode: Record<string, number>;
   /** Upstream code → a clearer `detail` for our callers (e.g. which action to use instead). */
   detailByCode?: Record<string, string>;
@@ -94,35 +98,55 @@ export interface UpstreamCall {
   headerParams?: Record<string, string>;
   /** Values sent for params the caller left out (Drive's `fields`, which some methods require). */
   defaults?: Record<string, string | number | boolean>;
-  /**
-   * A partial-response selector param in Google's syntax (`fields`: `a,b/c,d(e,f)`, `*` for all) and
-   * the paths it must always select, whatever the caller asked: the next cursor pagination follows
-   * and the record's non-null `id`. A caller's selector is widened with the paths it lacks.
-   */
-  fieldSelector?: { param: string; alwaysSelect: string[] };
-}
-
-/** How a download action finds the file name: a small metadata call made before the content call. */
-export interface FileNameLookup {
-  /** Path template of the metadata call (GET), filled from the same params. */
-  path: string;
-  query?: Record<string, string | number | boolean>;
-  /** Dotted path of the name in the metadata response. */
-  field: string;
-  /** Params of the download that the metadata call also needs (e.g. `supportsAllDrives`). */
-  forwardParams?: string[];
 }
 
 /** Where records and meta sit in an upstream response (not used by downloads, which stream bytes). Paths are dotted; `''` is the whole body. */
 export interface ResponseMapping {
   records: string;
-  /** Record fields copied from elsewhere in the response when the record lacks them. */
-  recordFallbacks?: Record<string, string>;
-  /** Meta key (as SPEC names it) → path in the response. */
+  /** Meta key (as callers read it in `connector_metadata`) → path in the response. */
   meta?: Record<string, string>;
 }
 
-export interface ActionDefinition {
+/**
+ * Further upstream calls a hook makes through the connector instance's own transport: its base URL,
+ * auth header, timeouts, retries and error mapping, as for an action's declared call.
+ */
+export interface UpstreamClient {
+  /**
+   * Sends `call` with `params` (encoded as an action's params are) and resolves to the parsed JSON
+   * body, or rejects with the mapped error. A GET is retried like a read; a POST never is.
+   */
+  requestJson(call: UpstreamCall, params: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * What an action does beyond its declared call, written in the connector's own code. `P` is the type
+ * of the action's params (its generated `...Params` type): hooks only ever see params that the
+ * params schema accepted. Core runs them in this order: `prepareParams`, then `run` or the declared
+ * call (a download's `fileName` beside it), then `transformResponse`, then the `response` mapping.
+ */
+export interface ActionHooks<P extends object = object> {
+  /** Rewrites the validated params before anything is sent (Drive: a caller's `fields` widened). Returns new params; never mutates. */
+  prepareParams?(params: P): P;
+  /** Rewrites the upstream body before `response` picks records and meta from it (Slack: a field the record lacks, from the envelope). */
+  transformResponse?(body: unknown, params: P): unknown;
+  /**
+   * `download` actions: the file's name, when the content response does not carry it (null when
+   * unknown). Run beside the content request; its failure is no failure of the download.
+   */
+  fileName?(params: P, upstream: UpstreamClient): Promise<string | null>;
+  /**
+   * In place of the declared `request`, for an action that is not one HTTP call (not for downloads).
+   * Resolves to the body the `response` mapping reads; params are validated before, records completed after.
+   */
+  run?(params: P, upstream: UpstreamClient): Promise<unknown>;
+}
+
+/**
+ * One declared entity.action. `P` types its hooks' params; an action of any `P` fits where core
+ * takes an `ActionDefinition` (core calls hooks only with params its schema accepted).
+ */
+export interface ActionDefinition<P extends object = object> {
   entity: string;
   action: ActionName;
   description: string;
@@ -130,7 +154,7 @@ export interface ActionDefinition {
   record: JsonSchema;
   /** Schema of the meta object (types for the generated facade); required when `response.meta` is set. */
   meta?: JsonSchema;
-  /** Absent only for hosted-only actions (search), which core serves without an upstream call. */
+  /** Absent only for hosted-only actions (search), which core serves without an upstream call, and actions whose `hooks.run` calls upstream itself. */
   request?: UpstreamCall;
   response: ResponseMapping;
   /** Reads may be retried after a 5xx or network error; writes never are. Defaults: GET true, POST false. */
@@ -139,8 +163,8 @@ export interface ActionDefinition {
   paginated?: boolean;
   /** Served only by the hosted runtime (search over the context store). */
   hostedOnly?: boolean;
-  /** `download` actions: the file name's source, when the content response does not carry it. */
-  fileName?: FileNameLookup;
+  /** The action's own code, for what the declared call and mapping cannot say. */
+  hooks?: ActionHooks<P>;
 }
 
 /**

@@ -4,7 +4,8 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
-import { BACKOFF_LIMIT_MS, errorFromGot, failureKind, UpstreamBodyFailure, upstreamCode } from './upstream-errors.ts';
+import { answerOf, errorFromGot, UpstreamBodyFailure } from './got-errors.ts';
+import { BACKOFF_LIMIT_MS, failureKind } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
 import { announcedBodyBytes, truncationGuarded } from './guarded-body.ts';
 
@@ -31,10 +32,10 @@ export interface UpstreamRequest {
 }
 
 /**
- * One connector instance's HTTP client: base URL, auth headers, timeouts and the retry policy of
- * DESIGN "Transport" (a rate limit honours Retry-After up to a bound, or backs off exponentially;
- * 5xx, network errors and declared transient codes are retried for reads only, so a create/update
- * is never replayed after an ambiguous failure).
+ * One connector instance's HTTP client: base URL, auth headers, timeouts and the retry policy (a
+ * rate limit honours Retry-After up to a bound, or backs off exponentially; 5xx, network errors and
+ * declared transient codes are retried for reads only, so a create/update is never replayed after an
+ * ambiguous failure).
  */
 export class HttpTransport {
   private readonly client: Got;
@@ -51,7 +52,6 @@ export class HttpTransport {
     headers: Record<string, string>,
   ) {
     const { errors, timeoutMs } = settings;
-    const { okField } = errors;
     this.streamTimeouts = {
       request: undefined,
       lookup: timeoutMs,
@@ -75,7 +75,7 @@ export class HttpTransport {
         calculateDelay: ({ error, computedValue }) => {
           // got's rules first: attempts left, a retryable status or error code, a Retry-After within our bound.
           if (computedValue === 0) return 0;
-          const kind = failureKind(error, upstreamCode(error, errors), errors);
+          const kind = failureKind(answerOf(error), errors);
           if (kind === 'rate_limit') return computedValue;
           if (kind === 'final') return 0;
           return (error.options.context as { idempotent?: boolean }).idempotent ? computedValue : 0;
@@ -83,7 +83,7 @@ export class HttpTransport {
       },
       hooks: {
         afterResponse:
-          okField === undefined
+          errors.failureInBody === undefined
             ? []
             : [
                 (response) => {
@@ -92,8 +92,7 @@ export class HttpTransport {
                   // got runs this hook before its own status check: an error status keeps the HTTPError
                   // path (5xx retried for reads, 502 after), whatever its body says.
                   if (response.statusCode < 200 || response.statusCode > 299) return response;
-                  const body = response.body as Record<string, unknown> | null;
-                  if (body !== null && typeof body === 'object' && body[okField] === false) throw new UpstreamBodyFailure(body);
+                  if (errors.failureInBody?.(response.body)) throw new UpstreamBodyFailure(response.body);
                   return response;
                 },
               ],

@@ -1,7 +1,6 @@
 import { invalidField } from '../errors.ts';
 import { pathSegmentProblem } from '../schema/unsafe-text.ts';
 import type { UpstreamCall } from '../sdk/index.ts';
-import { widenSelector } from './field-selector.ts';
 
 export interface EncodedRequest {
   url: string;
@@ -13,16 +12,11 @@ export interface EncodedRequest {
 }
 
 /**
- * Turns validated params into an upstream request as the call declares: defaults first, a caller's
- * field selector widened to what the action needs, then `{name}` path placeholders and header
- * params taken out, the rest as query string or body.
+ * Turns validated params into an upstream request as the call declares: defaults first, then
+ * `{name}` path placeholders and header params taken out, the rest as query string or body.
  */
 export function encodeRequest(baseUrl: string, call: UpstreamCall, params: Record<string, unknown>): EncodedRequest {
   const rest: Record<string, unknown> = { ...call.defaults, ...params };
-  const selector = call.fieldSelector;
-  // Only a caller's selector: a default is the connector's own choice (Drive's `*` selects everything).
-  const chosen = selector ? params[selector.param] : undefined;
-  if (selector && typeof chosen === 'string') rest[selector.param] = widenSelector(chosen, selector.alwaysSelect);
   const path = call.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = String(rest[name]);
     delete rest[name];

@@ -1,21 +1,23 @@
-import { HTTPError, ParseError, RequestError, TimeoutError } from 'got';
-import { errorForStatus, PlugboardError, RateLimitedError, UpstreamError } from '../errors.ts';
+/**
+ * What an upstream failure means to our callers, worked out from the upstream's answer alone, so it
+ * holds whatever HTTP client made the call (got-errors.ts reads the answer off got's errors).
+ */
+import { errorForStatus, type PlugboardError, RateLimitedError } from '../errors.ts';
 import type { TransportSettings, UpstreamErrorSettings } from '../sdk/index.ts';
 import { readPath } from './object-path.ts';
 
-/**
- * A failure the upstream reported inside a success body (Slack's HTTP 200 `ok: false`). Thrown from
- * got's afterResponse hook so the body goes through got's retry policy like an HTTP error would.
- */
-export class UpstreamBodyFailure extends Error {
-  /** got retries a thrown error only when its `code` is in `retry.errorCodes`. */
-  static readonly CODE = 'EUPSTREAMBODYFAILURE';
-  readonly code = UpstreamBodyFailure.CODE;
-
-  constructor(readonly body: unknown) {
-    super('Upstream reported a failure in its response body');
-    this.name = 'UpstreamBodyFailure';
-  }
+/** An upstream's failed answer: an error status, or a success whose body reported a failure. */
+export interface UpstreamAnswer {
+  status: number;
+  /** The body as JSON; undefined when it is none. */
+  body: unknown;
+  /** A success (2xx) whose body reported the failure (the connector's `failureInBody`). */
+  inSuccessBody: boolean;
+  /** Its Retry-After and Content-Range headers. */
+  retryAfter?: string;
+  contentRange?: string;
+  /** Retries made before this answer, when known. */
+  retries?: number;
 }
 
 /**
@@ -27,19 +29,21 @@ export const BACKOFF_LIMIT_MS = 2_000;
 /** How an upstream failure is retried: `rate_limit` always, `transient` on reads only, `final` never. */
 export type FailureKind = 'rate_limit' | 'transient' | 'final';
 
-/** `code` is the upstream's error code for this failure, as `upstreamCode` reads it (read once per failure). */
-export function failureKind(error: RequestError, code: string | undefined, settings: UpstreamErrorSettings): FailureKind {
-  const status = error.response?.statusCode;
-  if (status === 429 || (code !== undefined && settings.rateLimitCodes?.includes(code))) return 'rate_limit';
+/**
+ * How a failure is retried. `answer` is the upstream's failed answer; undefined for a network
+ * failure, a timeout or a body cut short, which are all passing.
+ */
+export function failureKind(answer: UpstreamAnswer | undefined, settings: UpstreamErrorSettings): FailureKind {
+  if (answer === undefined) return 'transient';
+  const code = upstreamCode(answer, settings);
+  if (answer.status === 429 || (code !== undefined && settings.rateLimitCodes?.includes(code))) return 'rate_limit';
   if (code !== undefined && settings.transientCodes?.includes(code)) return 'transient';
-  if (error.cause instanceof UpstreamBodyFailure) return 'final';
+  if (answer.inSuccessBody) return 'final';
   // A 4xx answer is only ever offered for a retry because it might have carried a rate-limit code.
-  if (error instanceof HTTPError && error.response.statusCode < 500) return 'final';
-  // 5xx, network failures and timeouts, a body cut short.
-  return 'transient';
+  return answer.status < 500 ? 'final' : 'transient';
 }
 
-/** `code` is `codeIn(body)`; `detailSuffix` is appended to the detail (a 416's content length). */
+/** `code` is `upstreamCode`'s; `detailSuffix` is appended to the detail (a 416's content length). */
 function errorFromErrorBody(
   body: unknown,
   code: string | undefined,
@@ -57,30 +61,20 @@ function errorFromErrorBody(
 }
 
 /**
- * Maps every way an upstream call can fail to one typed error. Only upstream codes and statuses reach
- * the caller: never the upstream URL, headers or body, which could carry credentials. A declared
+ * The typed error for an upstream's failed answer. Only upstream codes and statuses reach the
+ * caller: never the upstream URL, headers or body, which could carry credentials. A declared
  * rate-limit code is a 429 by declaration; `statusByCode` need not repeat it.
  */
-export function errorFromGot(error: unknown, settings: TransportSettings): PlugboardError {
+export function errorFromAnswer(answer: UpstreamAnswer, settings: TransportSettings): PlugboardError {
   const { errors } = settings;
-  if (error instanceof RequestError && error.response && (error instanceof HTTPError || error.cause instanceof UpstreamBodyFailure)) {
-    const { response } = error;
-    const body = upstreamBody(error);
-    const code = codeIn(body, errors);
-    if (failureKind(error, code, errors) === 'rate_limit') {
-      return new RateLimitedError('Upstream rate limit still in force after retries', retryAfterHint(error, settings), code ?? 'rate_limited');
-    }
-    // An ok:false code nobody listed is the caller's mistake until shown otherwise (SDK: 400).
-    const fallbackStatus = error.cause instanceof UpstreamBodyFailure ? 400 : statusForUpstreamStatus(response.statusCode);
-    const rangeTotal = response.statusCode === 416 ? rangeTotalSuffix(response.headers['content-range']) : '';
-    return errorFromErrorBody(body, code, errors, response.statusCode, fallbackStatus, rangeTotal);
+  const code = upstreamCode(answer, errors);
+  if (failureKind(answer, errors) === 'rate_limit') {
+    return new RateLimitedError('Upstream rate limit still in force after retries', retryAfterHint(answer, settings), code ?? 'rate_limited');
   }
-  if (error instanceof TimeoutError) return new UpstreamError('Upstream request timed out', 'upstream_timeout');
-  if (error instanceof ParseError) return new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
-  if (error instanceof RequestError)
-    return new UpstreamError('Upstream request failed: network error', error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable');
-  if (error instanceof PlugboardError) return error;
-  return new UpstreamError('Upstream request failed', 'upstream_error');
+  // A code in a success body that nobody listed is the caller's mistake until shown otherwise (400).
+  const fallbackStatus = answer.inSuccessBody ? 400 : statusForUpstreamStatus(answer.status);
+  const rangeTotal = answer.status === 416 ? rangeTotalSuffix(answer.contentRange) : '';
+  return errorFromErrorBody(answer.body, code, errors, answer.status, fallbackStatus, rangeTotal);
 }
 
 function describeFailure(body: unknown, settings: UpstreamErrorSettings, errorCode: string | undefined, upstreamStatus: number): string {
@@ -112,35 +106,17 @@ function rangeTotalSuffix(contentRange: string | undefined): string {
  * of the exponential backoff we were following: 2^retries seconds, capped like got's backoff by
  * `BACKOFF_LIMIT_MS` (rounded up to whole seconds), and within our Retry-After bound.
  */
-function retryAfterHint(error: RequestError, settings: TransportSettings): number {
-  const upstream = parseRetryAfter(error.response?.headers['retry-after']);
+function retryAfterHint(answer: UpstreamAnswer, settings: TransportSettings): number {
+  const upstream = parseRetryAfter(answer.retryAfter);
   if (upstream !== undefined) return upstream;
-  const backoff = Math.min(2 ** (error.request?.retryCount ?? settings.maxRetries), Math.ceil(BACKOFF_LIMIT_MS / 1000));
+  const backoff = Math.min(2 ** (answer.retries ?? settings.maxRetries), Math.ceil(BACKOFF_LIMIT_MS / 1000));
   return Math.min(settings.maxRetryAfterSeconds, backoff);
 }
 
-/** The upstream's error code for a failure: from an ok:false body, or an error response's JSON body. */
-export function upstreamCode(error: RequestError, settings: UpstreamErrorSettings): string | undefined {
-  return error.cause instanceof UpstreamBodyFailure || error.response ? codeIn(upstreamBody(error), settings) : undefined;
-}
-
-/** The failure's body: the ok:false body as got parsed it, or the error response's body parsed as JSON. */
-function upstreamBody(error: RequestError): unknown {
-  return error.cause instanceof UpstreamBodyFailure ? error.cause.body : parseJson(error.response?.body);
-}
-
-function codeIn(body: unknown, settings: UpstreamErrorSettings): string | undefined {
-  const code = readPath(body, settings.codePath);
+/** The upstream's error code in its answer's body, where the connector's `codePath` says. */
+export function upstreamCode(answer: UpstreamAnswer, settings: UpstreamErrorSettings): string | undefined {
+  const code = readPath(answer.body, settings.codePath);
   return typeof code === 'string' && code !== '' ? code : undefined;
-}
-
-function parseJson(body: unknown): unknown {
-  if (typeof body !== 'string' && !Buffer.isBuffer(body)) return body;
-  try {
-    return JSON.parse(body.toString());
-  } catch {
-    return undefined;
-  }
 }
 
 function parseRetryAfter(header: string | undefined): number | undefined {

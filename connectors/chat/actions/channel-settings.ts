@@ -3,7 +3,7 @@ import topicParams from '../../../schemas/chat/params/channel_topics.create.json
 import purposeParams from '../../../schemas/chat/params/channel_purposes.create.json' with { type: 'json' };
 import channel from '../../../schemas/chat/records/channel.json' with { type: 'json' };
 
-/** Topic and purpose are their own entities in SPEC 4.4; both answer with the updated channel. */
+/** Topic and purpose are entities of their own, each with one `create` (set it); both answer with the updated channel. */
 export const channelSettingsActions = [
   defineAction({
     entity: 'channel_topics',

@@ -2,6 +2,7 @@ import { defineAction } from '../../../core/sdk/index.ts';
 import createParams from '../../../schemas/chat/params/messages.create.json' with { type: 'json' };
 import updateParams from '../../../schemas/chat/params/messages.update.json' with { type: 'json' };
 import postedMessage from '../../../schemas/chat/records/posted-message.json' with { type: 'json' };
+import { withEnvelopeTs } from './posted-message-ts.ts';
 
 export const messagesActions = [
   defineAction({
@@ -11,7 +12,8 @@ export const messagesActions = [
     params: createParams,
     record: postedMessage,
     request: { method: 'POST', path: '/chat.postMessage', body: 'json' },
-    response: { records: 'message', recordFallbacks: { ts: 'ts' } },
+    response: { records: 'message' },
+    hooks: { transformResponse: withEnvelopeTs },
   }),
   defineAction({
     entity: 'messages',
@@ -20,7 +22,7 @@ export const messagesActions = [
     params: updateParams,
     record: postedMessage,
     request: { method: 'POST', path: '/chat.update', body: 'json' },
-    // chat.update's `message` carries no ts: the edited message's ts is the top-level one.
-    response: { records: 'message', recordFallbacks: { ts: 'ts' } },
+    response: { records: 'message' },
+    hooks: { transformResponse: withEnvelopeTs },
   }),
 ];

@@ -16,7 +16,7 @@ export const changesActions = [
     params: listParams,
     record: change,
     meta: changeListMeta,
-    // SPEC params have no `fields` here: every field is asked for, nextPageToken and newStartPageToken with them.
+    // changes.list's params have no `fields`: every field is asked for, nextPageToken and newStartPageToken with them.
     request: { method: 'GET', path: '/drive/v3/changes', ...everyField },
     response: { records: 'changes', meta: { nextPageToken: 'nextPageToken', newStartPageToken: 'newStartPageToken' } },
     paginated: true,

@@ -1,26 +1,36 @@
-import type { UpstreamCall } from '../../../core/sdk/index.ts';
+import type { ActionHooks, UpstreamCall } from '../../../core/sdk/index.ts';
+import { widenSelector } from './field-selector.ts';
 
 /**
  * Drive's `fields` for a read. Drive's default partial response is a few fields per resource (and
  * comments, replies and about.get refuse to answer without `fields`), so `*` (every field) is sent
- * when the caller selects nothing: records then carry what SPEC 2.4 lists. A caller's selection is
- * widened by core with what must never go missing: the cursors that paging follows and each
- * record's non-null `id`.
- */
-function selectFields(alwaysSelect: string[]): Pick<UpstreamCall, 'defaults' | 'fieldSelector'> {
-  return { defaults: { fields: '*' }, fieldSelector: { param: 'fields', alwaysSelect } };
-}
-
-/** A list: its next page token (and other meta paging depends on) and the id of each record in `collection`. */
-export function listFields(collection: string, meta: string[] = ['nextPageToken']): Pick<UpstreamCall, 'defaults' | 'fieldSelector'> {
-  return selectFields([...meta, `${collection}/id`]);
-}
-
-/** A single record: its id. */
-export const recordFields = selectFields(['id']);
-
-/**
- * Every field, for the reads whose SPEC params have no `fields`: Drive's default partial response
- * would leave most of the record null.
+ * when the caller selects nothing: records then carry every field their schema lists. Reads whose
+ * params have no `fields` always get every field.
  */
 export const everyField: Pick<UpstreamCall, 'defaults'> = { defaults: { fields: '*' } };
+
+/** Params of a read whose caller may slim the response with a `fields` selector. */
+interface SelectsFields {
+  fields?: string;
+}
+
+/** A list's hooks: a caller's `fields` is widened with the list's paging meta and the id of each record in `collection`. */
+export function widenListSelection<P extends SelectsFields>(collection: string, meta: string[] = ['nextPageToken']): ActionHooks<P> {
+  return widenSelection<P>([...meta, `${collection}/id`]);
+}
+
+/** A single record's hooks: a caller's `fields` is widened with the record's id. */
+export function widenRecordSelection<P extends SelectsFields>(): ActionHooks<P> {
+  return widenSelection<P>(['id']);
+}
+
+/**
+ * A selection that left out the next page token or a record's id would silently shorten a list or
+ * break the record schema, so the caller's selector is widened with `alwaysSelect`. Only a caller's:
+ * the default `*` already selects everything.
+ */
+function widenSelection<P extends SelectsFields>(alwaysSelect: string[]): ActionHooks<P> {
+  return {
+    prepareParams: (params) => (typeof params.fields === 'string' ? { ...params, fields: widenSelector(params.fields, alwaysSelect) } : params),
+  };
+}

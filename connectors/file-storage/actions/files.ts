@@ -6,31 +6,35 @@ import exportParams from '../../../schemas/file-storage/params/files_export.down
 import file from '../../../schemas/file-storage/records/file.json' with { type: 'json' };
 import download from '../../../schemas/file-storage/records/download.json' with { type: 'json' };
 import fileListMeta from '../../../schemas/file-storage/meta/file-list-meta.json' with { type: 'json' };
-import { listFields, recordFields } from './fields.ts';
+import type { FilesDownloadParams, FilesExportDownloadParams, FilesGetParams, FilesListParams } from '../types.generated.ts';
+import { driveFileName } from './file-name.ts';
+import { everyField, widenListSelection, widenRecordSelection } from './fields.ts';
 
 export const filesActions = [
-  defineAction({
+  defineAction<FilesListParams>({
     entity: 'files',
     action: 'list',
     description: 'List or search files (files.list).',
     params: listParams,
     record: file,
     meta: fileListMeta,
+    request: { method: 'GET', path: '/drive/v3/files', ...everyField },
     // incompleteSearch too: a slim selection must not hide that Drive searched only part of the corpora.
-    request: { method: 'GET', path: '/drive/v3/files', ...listFields('files', ['nextPageToken', 'incompleteSearch']) },
+    hooks: widenListSelection('files', ['nextPageToken', 'incompleteSearch']),
     response: { records: 'files', meta: { nextPageToken: 'nextPageToken', incompleteSearch: 'incompleteSearch' } },
     paginated: true,
   }),
-  defineAction({
+  defineAction<FilesGetParams>({
     entity: 'files',
     action: 'get',
     description: "Get a file's metadata (files.get).",
     params: getParams,
     record: file,
-    request: { method: 'GET', path: '/drive/v3/files/{fileId}', ...recordFields },
+    request: { method: 'GET', path: '/drive/v3/files/{fileId}', ...everyField },
+    hooks: widenRecordSelection(),
     response: { records: '' },
   }),
-  defineAction({
+  defineAction<FilesDownloadParams>({
     entity: 'files',
     action: 'download',
     description: "Stream a file's content (files.get with alt=media); Range via range_header.",
@@ -38,9 +42,9 @@ export const filesActions = [
     record: download,
     request: { method: 'GET', path: '/drive/v3/files/{fileId}', headerParams: { Range: 'range_header' } },
     response: { records: '' },
-    fileName: { path: '/drive/v3/files/{fileId}', query: { fields: 'name' }, field: 'name', forwardParams: ['supportsAllDrives'] },
+    hooks: { fileName: (params, upstream) => driveFileName(upstream, { fileId: params.fileId, supportsAllDrives: params.supportsAllDrives }) },
   }),
-  defineAction({
+  defineAction<FilesExportDownloadParams>({
     entity: 'files_export',
     action: 'download',
     description: 'Stream a Google Docs editors file converted to mimeType (files.export, at most 10 MB).',
@@ -48,6 +52,7 @@ export const filesActions = [
     record: download,
     request: { method: 'GET', path: '/drive/v3/files/{fileId}/export', headerParams: { Range: 'range_header' } },
     response: { records: '' },
-    fileName: { path: '/drive/v3/files/{fileId}', query: { fields: 'name', supportsAllDrives: true }, field: 'name' },
+    // The export's params have no supportsAllDrives; the name is looked up wherever the file is.
+    hooks: { fileName: (params, upstream) => driveFileName(upstream, { fileId: params.fileId, supportsAllDrives: true }) },
   }),
 ];

@@ -1,8 +1,7 @@
 /**
  * Google's partial-response selectors (`fields`): `a,b` several fields, `a/b` field b inside a,
- * `a(b,c)` a sub-selection, `*` everything at that level. A caller may slim a response with one, but
- * a selection that leaves out the next page token or a record's id would silently shorten a list or
- * break the record schema, so the transport widens it with the paths an action declares it needs.
+ * `a(b,c)` a sub-selection, `*` everything at that level. A caller may slim a response with one;
+ * fields.ts widens it with the paths an action cannot do without.
  */
 
 /** `selector` plus each of `paths` (`nextPageToken`, `files/id`) it does not already select. */

@@ -1,0 +1,61 @@
+import { HTTPError, ParseError, RequestError, TimeoutError } from 'got';
+import { PlugboardError, UpstreamError } from '../errors.ts';
+import type { TransportSettings } from '../sdk/index.ts';
+import { errorFromAnswer, type UpstreamAnswer } from './upstream-errors.ts';
+
+/**
+ * A failure the upstream reported inside a success body (Slack's HTTP 200 `ok: false`). Thrown from
+ * got's afterResponse hook so the body goes through got's retry policy like an HTTP error would.
+ */
+export class UpstreamBodyFailure extends Error {
+  /** got retries a thrown error only when its `code` is in `retry.errorCodes`. */
+  static readonly CODE = 'EUPSTREAMBODYFAILURE';
+  readonly code = UpstreamBodyFailure.CODE;
+
+  constructor(readonly body: unknown) {
+    super('Upstream reported a failure in its response body');
+    this.name = 'UpstreamBodyFailure';
+  }
+}
+
+/**
+ * The upstream's failed answer inside one of got's errors: an error status (HTTPError), or a success
+ * body that reported a failure (UpstreamBodyFailure, thrown from the afterResponse hook). Undefined
+ * when the upstream gave none: a network failure, a timeout, a body that is not JSON.
+ */
+export function answerOf(error: unknown): UpstreamAnswer | undefined {
+  if (!(error instanceof RequestError) || !error.response) return undefined;
+  const inSuccessBody = error.cause instanceof UpstreamBodyFailure;
+  if (!inSuccessBody && !(error instanceof HTTPError)) return undefined;
+  const { response } = error;
+  return {
+    status: response.statusCode,
+    // The success body as got parsed it, or the error response's body parsed here.
+    body: error.cause instanceof UpstreamBodyFailure ? error.cause.body : parseJson(response.body),
+    inSuccessBody,
+    retryAfter: response.headers['retry-after'],
+    contentRange: response.headers['content-range'],
+    retries: error.request?.retryCount,
+  };
+}
+
+/** Maps every way a call through got can fail to one typed error. */
+export function errorFromGot(error: unknown, settings: TransportSettings): PlugboardError {
+  const answer = answerOf(error);
+  if (answer) return errorFromAnswer(answer, settings);
+  if (error instanceof TimeoutError) return new UpstreamError('Upstream request timed out', 'upstream_timeout');
+  if (error instanceof ParseError) return new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
+  if (error instanceof RequestError)
+    return new UpstreamError('Upstream request failed: network error', error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable');
+  if (error instanceof PlugboardError) return error;
+  return new UpstreamError('Upstream request failed', 'upstream_error');
+}
+
+function parseJson(body: unknown): unknown {
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) return body;
+  try {
+    return JSON.parse(body.toString());
+  } catch {
+    return undefined;
+  }
+}
