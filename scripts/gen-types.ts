@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import type { ConnectorDefinition } from '../core/sdk/index.ts';
 import { renderConnectorTypes } from './connector-types.ts';
+import { writeServerTypes } from './server-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     else await writeFile(target, text);
     if (!check) console.log(`wrote ${target}`);
   }
+  if (!options.connector) stale.push(...(await writeServerTypes(root, check)));
   if (stale.length > 0) {
     console.error(`Generated types are stale; run \`npm run gen:types\`:\n  ${stale.join('\n  ')}`);
     process.exit(1);

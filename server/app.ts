@@ -16,13 +16,13 @@ import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
 import { jsonBytes } from './json-bytes.ts';
 import { buildOpenApi } from './openapi.ts';
-import type { RouteDefinition } from './route.ts';
+import type { AnyRoute } from './route.ts';
 import { connectorRoutes } from './routes/connectors.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
-export const ROUTES: RouteDefinition[] = [...tokenRoutes, ...templateRoutes, ...connectorRoutes, ...metaRoutes];
+export const ROUTES: AnyRoute[] = [...tokenRoutes, ...templateRoutes, ...connectorRoutes, ...metaRoutes];
 
 /**
  * The Koa adapter: routes from the table, each authenticated, validated and answered the same way.
@@ -38,6 +38,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   const cors = widgetCors(hosted.tokens, hosted.widgetOrigins);
 
   for (const route of ROUTES) {
+    const validateQuery: ValidateFunction | undefined = route.query ? ajv.compile(route.query) : undefined;
     const validateBody: ValidateFunction | undefined = route.body ? ajv.compile(route.body) : undefined;
     const middleware = async (ctx: Koa.ParameterizedContext) => {
       const claims = await authenticate(ctx, hosted.tokens, route.auth);
@@ -48,12 +49,13 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
       const issues = [
         ...pathParamIssues(params),
         ...unsafeTextIssues(query, ['query']),
+        ...(validateQuery && !validateQuery(query) ? toValidationIssues(validateQuery.errors ?? [], ['query']) : []),
         ...(validateBody && !validateBody(body) ? toValidationIssues(validateBody.errors ?? [], ['body']) : []),
         // The walk costs a pass over every body; only a body whose text has a NUL or surrogate escape needs it.
         ...(jsonMayHoldUnsafeText(ctx.request.rawBody as string | undefined) ? unsafeTextIssues(body, ['body']) : []),
       ];
       if (issues.length > 0) throw new ValidationError(issues);
-      const result = await route.handler({ ctx, body, params, query, claims, hosted, config });
+      const result = await route.handler({ ctx, body: route.body ? body : undefined, params, query, claims, hosted, config });
       if (result !== undefined) {
         ctx.status = route.status ?? 200;
         // Serialised once here: Koa would otherwise measure the string, then encode it again to send it.
@@ -77,7 +79,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   app.use(bodyErrorsAsClientErrors(bodyParser({ enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, encoding: 'utf-8' })));
   app.use(async (ctx, next) => {
     await next();
-    // No route, or not this method: the answer is still a DESIGN error body.
+    // No route, or not this method: the answer is still a JSON error body ({detail}).
     const status = ctx.status;
     if (ctx.body !== undefined || (status !== 404 && status !== 405)) return;
     ctx.body = { detail: status === 404 ? 'Not found' : 'Method not allowed' };

@@ -37,7 +37,7 @@ export interface ServerConfig {
 }
 
 /**
- * Reads the deployment's settings from the environment (README "Hosted server" lists them); a value
+ * Reads the deployment's settings from the environment (docs/operations.md lists them); a value
  * it cannot use is a ConfigurationError naming the variable.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {

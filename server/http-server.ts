@@ -35,7 +35,7 @@ const CLIENT_ERRORS: Record<string, { status: number; reason: string; detail: st
 const MALFORMED = { status: 400, reason: 'Bad Request', detail: 'Malformed HTTP request' };
 
 /**
- * A request Node refuses before any route runs still gets a DESIGN error body (Node's own answer has
+ * A request Node refuses before any route runs still gets a JSON error body ({detail}) (Node's own answer has
  * none), then the connection is destroyed, as Node does: after a parse error its bytes can't be
  * trusted, and a client that never closes its side must not keep a connection slot. Nothing is
  * written into a response already under way (a bad pipelined request behind a download).

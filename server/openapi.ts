@@ -1,34 +1,38 @@
 import type { TokenUse } from '../core/hosted/token-claims.ts';
-import type { RouteDefinition } from './route.ts';
+import { SERVER_SCHEMAS } from '../core/hosted/types.generated.ts';
+import type { JsonSchema } from '../core/sdk/index.ts';
+import { SchemaComponents } from './openapi-components.ts';
+import type { AnyRoute, ResponseDoc } from './route.ts';
 
 /**
- * The server's own API as OpenAPI 3.0, built from the route table: the same body schemas that
- * validate requests, so the document cannot drift from the behaviour.
+ * The server's own API as OpenAPI 3.1 (whose schemas are JSON Schema, so the files of schemas/server/
+ * go in as they are), built from the route table: the same schemas that validate requests and type
+ * the handlers, so the document cannot drift from the behaviour.
  */
-export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Record<string, unknown> {
+export function buildOpenApi(routes: readonly AnyRoute[], publicUrl: string): Record<string, unknown> {
+  const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    const success = route.status ?? 200;
+    if (route.responses[success] === undefined) throw new Error(`${route.method} ${route.paths[0]}: its responses must describe its ${success}`);
     for (const path of route.paths) {
       const openApiPath = path.replace(/:(\w+)/g, '{$1}');
-      const parameters = [...path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const pathParameters = [...path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const parameters = [...pathParameters, ...(route.query ? queryParameters(route.query) : [])];
+      const responses = withImplied(route.responses, impliedResponses(route, pathParameters.length > 0));
       paths[openApiPath] ??= {};
       paths[openApiPath][route.method] = {
         summary: route.summary,
         tags: route.tags,
         ...(parameters.length ? { parameters } : {}),
-        ...(route.auth === 'none' ? { security: [] } : { security: securityFor(route.auth) }),
-        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: stripMeta(route.body) } } } } : {}),
-        responses: Object.fromEntries(
-          Object.entries({ ...impliedResponses(route, parameters.length > 0), ...route.responses }).map(([status, description]) => [
-            status,
-            Number(status) >= 400 ? { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : { description },
-          ]),
-        ),
+        security: route.auth === 'none' ? [] : securityFor(route.auth),
+        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.ref(route.body) } } } } : {}),
+        responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, responseOf(route, Number(status), doc, components)])),
       };
     }
   }
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: { title: 'Plugboard hosted API', version: '1.0.0', description: 'Tokens, workspaces, templates, hosted connectors and execute.' },
     servers: [{ url: publicUrl }],
     paths,
@@ -44,43 +48,76 @@ export function buildOpenApi(routes: RouteDefinition[], publicUrl: string): Reco
             "The scoped token inside a widget token (20 minutes, one workspace, from its allowed origin): templates its tags allow and the workspace's embedded sources only; other routes answer 403",
         },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['detail'],
-          properties: {
-            detail: {
-              oneOf: [
-                { type: 'string' },
-                {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['loc', 'msg', 'type'],
-                    properties: {
-                      loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
-                      msg: { type: 'string' },
-                      type: { type: 'string' },
-                    },
-                  },
-                },
-              ],
-            },
-            error_code: { type: 'string' },
-          },
-        },
-      },
+      schemas: components.all(),
     },
   };
 }
 
+/**
+ * An answer and its body: the route's `returns` for its success status, the error bodies for 4xx
+ * and 5xx (ValidationErrorResponse for a 422), unless the route names another schema for it.
+ */
+function responseOf(route: AnyRoute, status: number, doc: ResponseDoc, components: SchemaComponents): Record<string, unknown> {
+  const { description, schema, file } = typeof doc === 'string' ? { description: doc, schema: undefined, file: undefined } : doc;
+  const json = schema ?? (status === (route.status ?? 200) ? route.returns : errorSchemaFor(status));
+  const content = {
+    ...(json ? { 'application/json': { schema: components.ref(json) } } : {}),
+    ...(file ? { '*/*': { schema: { type: 'string', format: 'binary' } } } : {}),
+  };
+  return Object.keys(content).length > 0 ? { description, content } : { description };
+}
+
+function errorSchemaFor(status: number): JsonSchema | undefined {
+  if (status === 422) return SERVER_SCHEMAS['validation-error-response.json'];
+  return status >= 400 ? SERVER_SCHEMAS['error-response.json'] : undefined;
+}
+
+/** One query parameter per property of the route's query schema. */
+function queryParameters(query: JsonSchema): Array<Record<string, unknown>> {
+  const properties = (query.properties ?? {}) as Record<string, JsonSchema>;
+  const required = (query.required ?? []) as string[];
+  return Object.entries(properties).map(([name, { description, ...schema }]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    ...(typeof description === 'string' ? { description } : {}),
+    schema,
+  }));
+}
+
+/** The route's answers and the route layer's; a status both give is described by both. */
+function withImplied(own: Record<number, ResponseDoc>, implied: Record<number, string>): Record<number, ResponseDoc> {
+  const answers = { ...own };
+  for (const [status, layer] of Object.entries(implied)) {
+    const doc = answers[Number(status)];
+    const both = (description: string) => `${description}; or ${layer.charAt(0).toLowerCase()}${layer.slice(1)}`;
+    answers[Number(status)] = doc === undefined ? layer : typeof doc === 'string' ? both(doc) : { ...doc, description: both(doc.description) };
+  }
+  return answers;
+}
+
 /** Answers the route layer gives on its own (server/app.ts), so no route has to remember to list them. */
-function impliedResponses(route: RouteDefinition, hasPathParams: boolean): Record<number, string> {
+function impliedResponses(route: AnyRoute, hasPathParams: boolean): Record<number, string> {
   const implied: Record<number, string> = {};
-  if (route.auth !== 'none' && !route.auth.includes('widget')) implied[403] = 'A widget token: it may call only the embedded template and source routes';
-  if (hasPathParams) implied[422] = 'Invalid path parameter (a NUL character, a lone surrogate, "." or "..")';
-  if (route.body)
-    Object.assign(implied, { 415: 'A body that is not application/json', 422: 'Invalid body (schema, or a NUL character or lone surrogate in any string)' });
+  if (route.auth !== 'none') {
+    implied[403] = route.auth.includes('widget')
+      ? 'A widget token sent from an origin other than its allowed_origin'
+      : 'A widget token: it may call only the embedded template and source routes';
+  }
+  const invalid = [
+    'a NUL character or lone surrogate in a query value',
+    ...(hasPathParams ? ['a path parameter with one, or "." or ".."'] : []),
+    ...(route.query ? ['a query parameter its schema refuses'] : []),
+    ...(route.body ? ['a body its schema refuses, or with a NUL character or lone surrogate in any string'] : []),
+  ];
+  implied[422] = `Invalid request: ${invalid.join('; ')}`;
+  if (route.body) {
+    Object.assign(implied, {
+      400: 'A body that is not valid JSON, or that cannot be decoded',
+      413: 'A body larger than the limit',
+      415: 'A body that is not application/json',
+    });
+  }
   return implied;
 }
 
@@ -88,10 +125,4 @@ const SECURITY_SCHEME: Record<TokenUse, string> = { operator: 'operatorToken', s
 
 function securityFor(auth: readonly TokenUse[]): Array<Record<string, string[]>> {
   return auth.map((use) => ({ [SECURITY_SCHEME[use]]: [] }));
-}
-
-/** JSON Schema draft keywords OpenAPI 3.0 does not take. */
-function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _schema, ...rest } = schema;
-  return rest;
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { NewApplicationCredentials } from '../core/hosted/applications.ts';
+import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
 import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { createApp } from './app.ts';
 import { urlHost, type ServerConfig } from './config.ts';
@@ -34,6 +35,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     databaseSchema: options.databaseSchema,
     dataDir: config.dataDir,
     issuer: config.publicUrl,
+    builtins: BUILTIN_CONNECTORS,
     connectors: config.connectors,
     baseUrls: config.baseUrls,
     env: options.env,

@@ -7,7 +7,9 @@ import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { sendRaw } from './helpers/raw-http.ts';
 import { BACKENDS, bearer, DATA_KEYS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { HostedConformance, type Answer } from './helpers/hosted-openapi.ts';
 import connectorCreateRequest from '../schemas/server/connector-create-request.json' with { type: 'json' };
+import connectorRecord from '../schemas/server/connector-record.json' with { type: 'json' };
 
 const UNAUTHORIZED = { detail: 'Invalid authentication credentials' };
 const FORBIDDEN = { detail: 'Access denied to this resource' };
@@ -15,9 +17,28 @@ const FORBIDDEN = { detail: 'Access denied to this resource' };
 describe.each(BACKENDS)('hosted server on %s', (backend) => {
   let fx: HostedFixture;
   let operator: string;
+  /** Every answer fx.http got in this file, checked against /openapi.json by the last test. */
+  const answers: Answer[] = [];
 
   beforeAll(async () => {
     fx = await startHostedFixture(backend);
+    fx.http = fx.http.extend({
+      hooks: {
+        afterResponse: [
+          (response) => {
+            const { method } = response.request.options;
+            answers.push({
+              method,
+              path: response.url ? new URL(response.url).pathname : '',
+              status: response.statusCode,
+              contentType: response.headers['content-type'],
+              body: response.rawBody,
+            });
+            return response;
+          },
+        ],
+      },
+    });
     operator = await fx.operatorToken();
   });
   afterAll(async () => {
@@ -32,7 +53,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
 
   const createChatConnector = (scoped: string, externalUserId = 'user-1') => fx.createConnector(externalUserId, 'chat', { token: CHAT_TOKEN }, scoped);
 
-  describe('operator token (SPEC 4.1)', () => {
+  describe('operator token', () => {
     it('is issued for good application credentials', async () => {
       const response = await post('api/v1/account/applications/token', null, { client_id: fx.clientId, client_secret: fx.clientSecret });
       expect(response.statusCode).toBe(200);
@@ -220,7 +241,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
-  describe('scoped tokens and workspaces (SPEC 4.1 rules 1-4, 5)', () => {
+  describe('scoped tokens and workspaces (made on first use, found by name after)', () => {
     it('creates a workspace on first use, returns it after, with info under the key "workspace ID"', async () => {
       const first = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme' }));
       const again = json(await post('api/v1/embedded/scoped-token', operator, { workspace_name: 'acme', region_id: REGIONS.EU }));
@@ -314,7 +335,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
-  describe('widget tokens (SPEC 4.2, 5.4)', () => {
+  describe('widget tokens (template tag filters, allowed origin)', () => {
     const widget = async (body: Record<string, unknown>) => post('api/v1/embedded/widget-token', operator, { workspace_name: 'widget-ws', ...body });
 
     it('is base64 JSON of a scoped token and a widget URL carrying workspace, origin and filters', async () => {
@@ -585,7 +606,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
-  describe('templates and embedded sources (SPEC 4.2, 4.3)', () => {
+  describe('templates and embedded sources', () => {
     it('operators create and list templates; a widget sees them filtered by its tags, any or all', async () => {
       const create = async (kind: string, name: string, tags: string[], connectorType = 'chat') => {
         const response = await post(`api/v1/integrations/templates/${kind}`, operator, { name, connector_type: connectorType, tags });
@@ -648,7 +669,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     for (const response of refused) expect([response.statusCode, json(response)]).toEqual([401, UNAUTHORIZED]);
   });
 
-  describe('hosted connectors (SPEC 2.2, 4.4)', () => {
+  describe('hosted connectors (create, list, get, delete; replication_config)', () => {
     it('creates on all three paths, lists, gets and deletes; never returns credentials', async () => {
       const scoped = await fx.scopedToken('three-paths');
       const created = [];
@@ -788,7 +809,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
-  describe('execute (DESIGN "Execute")', () => {
+  describe('execute (the same envelope as in-process)', () => {
     it('runs chat operations and answers the envelope', async () => {
       const scoped = await fx.scopedToken('exec');
       const connector = await createChatConnector(scoped);
@@ -807,7 +828,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       expect(posted.result.name).toBe('hosted-room');
     });
 
-    it('answers every error in the DESIGN shape', async () => {
+    it('answers every error as {detail, error_code?}', async () => {
       const scoped = await fx.scopedToken('exec');
       const connector = await createChatConnector(scoped, 'user-errors');
       const execute = (json: unknown, token = scoped, id = connector.id) => post(`api/v1/connectors/sources/${id}/execute`, token, json);
@@ -914,11 +935,34 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     });
   });
 
-  it('serves /openapi.json generated from the request schemas', async () => {
+  it('serves /openapi.json generated from the schemas of schemas/server', async () => {
     const doc = json(await get('openapi.json', null));
     expect(doc.openapi).toMatch(/^3\./);
-    const { $schema: _ignored, ...schema } = connectorCreateRequest;
-    expect(doc.paths['/v1/integrations/connectors'].post.requestBody.content['application/json'].schema).toEqual(schema);
+    const component = (file: { $schema: string; title: string }) => {
+      const { $schema: _ignored, ...schema } = file;
+      return [{ $ref: `#/components/schemas/${file.title}` }, schema];
+    };
+    const create = doc.paths['/v1/integrations/connectors'].post;
+    const [createRef, createSchema] = component(connectorCreateRequest);
+    expect([create.requestBody.content['application/json'].schema, doc.components.schemas.ConnectorCreateRequest]).toEqual([createRef, createSchema]);
+    const [recordRef, recordSchema] = component(connectorRecord);
+    expect([create.responses['201'].content['application/json'].schema, doc.components.schemas.ConnectorRecord]).toEqual([recordRef, recordSchema]);
+    // A schema that refers to another file refers to that file's component.
+    expect(doc.components.schemas.ConnectorList.properties.data.items).toEqual(recordRef);
+    expect(create.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ConnectorExistsResponse' });
+    expect(create.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+    expect(create.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationErrorResponse' });
+    expect(Object.keys(doc.paths['/api/v1/connectors/sources/{connector_id}/execute'].post.responses['200'].content)).toEqual(['application/json', '*/*']);
+    expect(doc.paths['/api/v1/integrations/connectors/{connector_id}'].delete.responses['204'].content).toBeUndefined();
+    expect(doc.paths['/api/v1/integrations/connectors'].get.parameters).toEqual([
+      { name: 'external_user_id', in: 'query', required: false, description: expect.any(String), schema: { type: 'string', maxLength: 255 } },
+      { name: 'connector_type', in: 'query', required: false, description: expect.any(String), schema: { type: 'string', maxLength: 100 } },
+    ]);
+    // Every answer of every operation has a body schema, but a 204's and a partial download's.
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>))
+      for (const [method, { responses }] of Object.entries(operations))
+        for (const [status, response] of Object.entries(responses))
+          expect(response.content !== undefined, `${method} ${path} ${status}`).toBe(status !== '204');
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/api/v1/account/applications/token',
@@ -932,12 +976,17 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     expect(Object.keys(doc.paths['/api/v1/integrations/connectors/{connector_id}'].get.responses)).toEqual(expect.arrayContaining(['403', '404', '422']));
     // The region ids are in the document, as a constraint a client can check, in any letter case.
     for (const path of ['/api/v1/embedded/scoped-token', '/api/v1/embedded/widget-token']) {
-      const region = doc.paths[path].post.requestBody.content['application/json'].schema.properties.region_id;
+      const { $ref } = doc.paths[path].post.requestBody.content['application/json'].schema;
+      const region = doc.components.schemas[$ref.replace('#/components/schemas/', '')].properties.region_id;
       const pattern = new RegExp(region.pattern);
       for (const id of Object.values(REGIONS))
         expect([pattern.test(id), pattern.test(id.toUpperCase()), region.description.includes(id)], path).toEqual([true, true, true]);
       expect(pattern.test('00000000-0000-4000-8000-000000000000')).toBe(false);
     }
+  });
+
+  it('answers /healthz', async () => {
+    expect(json(await get('healthz', null))).toEqual({ status: 'ok' });
   });
 
   it('never writes a secret to its logs or its responses', async () => {
@@ -969,5 +1018,14 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       .post(`${other.url}/api/v1/embedded/scoped-token`, { prefixUrl: '', headers: bearer(otherOperator.access_token), json: { workspace_name: 'shared' } })
       .json<{ token: string }>();
     expect((await get('api/v1/embedded/scoped-token/info', fresh.token)).statusCode).toBe(200);
+  });
+
+  // Last: it reads every answer the tests above got.
+  it('answered as /openapi.json declares: every status declared, every body on its schema, every operation answered a 2xx', async () => {
+    const conformance = new HostedConformance(json(await get('openapi.json', null)));
+    const problems = [...new Set(answers.map((answer) => conformance.problemWith(answer)).filter((problem) => problem !== undefined))];
+    expect(problems).toEqual([]);
+    const succeeded = new Set(answers.filter((answer) => answer.status < 300).map((answer) => conformance.operationOf(answer)));
+    expect(conformance.operationKeys.filter((key) => !succeeded.has(key))).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * Seeded fuzzing of every route in /openapi.json: valid requests changed in one place (a path
  * parameter, the query, a body value, the body's framing, the token, the method). Whatever comes
- * in, the server answers a 4xx with a JSON `detail`, never a 5xx, and stays up. The seed is printed;
+ * in, the server answers a 4xx with a JSON `detail`, never a 5xx, and stays up; and every answer is
+ * one the document declares, with a body on its schema. The seed is printed;
  * FUZZ_SEED=<n> replays a run (connector and template ids aside, which the fixture draws anew).
  */
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime } from '../core/index.ts';
+import { createRuntime } from '../index.ts';
 import { SeededRandom } from '../testing/seeded-random.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
@@ -14,6 +15,7 @@ import { report, unhandledError, type Failure } from './helpers/fuzz-report.ts';
 import { fuzzRequest, variantsFor, type FuzzRequest, type FuzzTarget, type Operation } from './helpers/fuzz-request.ts';
 import { baseRequestsFor, type FuzzState } from './helpers/fuzz-base-requests.ts';
 import { BACKENDS, bearer, startHostedFixture, TEST_BODY_LIMIT_BYTES, type Backend, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { HostedConformance, type Answer } from './helpers/hosted-openapi.ts';
 import { sendRaw, type RawResponse } from './helpers/raw-http.ts';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
@@ -22,6 +24,8 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2
  * other base requests (one per connector action): most of the code behind the routes runs behind it.
  */
 const EXECUTE_ROUNDS = 8;
+/** Node's HTTP parser answers these before any route runs (server/http-server.ts), whatever the path: they are no operation's. */
+const BEFORE_ANY_ROUTE = new Set([408, 431]);
 const WORKSPACE = 'fuzz';
 const WIDGET_ORIGIN = 'https://app.example';
 
@@ -32,6 +36,7 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
   let operations: Operation[];
   let state: FuzzState;
   let target: FuzzTarget;
+  let conformance: HostedConformance;
 
   beforeAll(async () => {
     fx = await startHostedFixture(backend);
@@ -82,7 +87,9 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
       widgetOrigin: WIDGET_ORIGIN,
       bodyLimitBytes: TEST_BODY_LIMIT_BYTES,
     };
-    operations = operationsOf(JSON.parse((await sendRaw(fx.server.url, { method: 'GET', path: '/openapi.json', headers: {} })).body.toString()));
+    const doc = JSON.parse((await sendRaw(fx.server.url, { method: 'GET', path: '/openapi.json', headers: {} })).body.toString());
+    operations = operationsOf(doc);
+    conformance = new HostedConformance(doc);
   });
 
   afterAll(async () => {
@@ -102,7 +109,10 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
       for (const [i, variant] of plan.entries()) {
         const request = fuzzRequest(operation, bases[i % bases.length]!, variant, target, random);
         const logsBefore = fx.logs.length;
-        const problem = problemWith(request, await sendRaw(fx.server.url, request).catch((error: Error) => error));
+        const answer = await sendRaw(fx.server.url, request).catch((error: Error) => error);
+        const problem =
+          problemWith(request, answer) ??
+          (answer instanceof Error || BEFORE_ANY_ROUTE.has(answer.status) ? undefined : conformance.problemWith(answerOf(request, answer)));
         if (problem) failures.push({ operation, request, problem, cause: unhandledError(fx.logs.slice(logsBefore)) });
       }
     }
@@ -113,17 +123,30 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
 });
 
 /** The operations of an OpenAPI document, those that delete last (the rest keep their connectors to work on). */
-function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
+function operationsOf(doc: OpenApiDocument): Operation[] {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, spec]) => ({
       method,
       path,
       pathParams: (spec.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
       auth: (spec.security ?? []).flatMap((scheme) => Object.keys(scheme)),
-      ...(spec.requestBody ? { bodySchema: spec.requestBody.content['application/json']!.schema } : {}),
+      ...(spec.requestBody ? { bodySchema: componentOf(doc, spec.requestBody.content['application/json']!.schema) } : {}),
     })),
   );
   return operations.sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+}
+
+/** A body schema is a `$ref` to its component; request bodies refer to nothing further. */
+function componentOf(doc: OpenApiDocument, schema: Record<string, unknown>): Record<string, unknown> {
+  const name = String(schema.$ref).replace('#/components/schemas/', '');
+  const component = doc.components.schemas[name];
+  if (!component) throw new Error(`no component for ${JSON.stringify(schema)}`);
+  return component;
 }
 
 interface OpenApiOperation {
@@ -147,6 +170,11 @@ function problemWith(request: FuzzRequest, answer: RawResponse | Error): string 
     return `${answer.status} whose body is not JSON: ${text.slice(0, 200)}`;
   }
   return isErrorDetail((body as { detail?: unknown } | null)?.detail) ? undefined : `${answer.status} without a valid detail: ${text.slice(0, 200)}`;
+}
+
+function answerOf(request: FuzzRequest, response: RawResponse): Answer {
+  const contentType = response.headers['content-type'];
+  return { method: request.method, path: request.path.split('?')[0]!, status: response.status, contentType, body: response.body };
 }
 
 /** The one 5xx by design: a search action, which needs the context store this server does not run yet, is a 501. */

@@ -2,7 +2,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { invalidField } from '../errors.ts';
 
 /**
- * What the WHATWG URL parser forgives but SPEC 5.4 forbids has to be caught on the text itself: the
+ * What the WHATWG URL parser forgives but an allowed origin must not carry has to be caught on the text itself: the
  * parser drops a trailing slash, an empty `?`, `#` or port (`host:`), surrounding whitespace and
  * `user@`, and reads `https:host` as `https://host`. So the text is a scheme, `://`, then an
  * authority with none of those characters (nor `*`: no wildcards) that does not end in `:`; the
@@ -17,7 +17,7 @@ const RULE =
   'allowed_origin must be a scheme (http or https) plus host and optional port 1-65535 (e.g. https://app.example.com or http://localhost:3000), with no trailing slash, path, query, credentials or wildcard';
 
 /**
- * SPEC 5.4: scheme plus host, optionally a port; no trailing slash, no path, no wildcard. Answers the
+ * An allowed origin: scheme plus host, optionally a port; no trailing slash, no path, no wildcard. Answers the
  * origin as browsers serialise it in their `Origin` header (scheme and host lower-cased, a default
  * port dropped, an IDN in punycode); anything else is a 422 naming the rule.
  */

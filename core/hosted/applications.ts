@@ -50,7 +50,7 @@ export class Applications {
   }
 
   /**
-   * The application these credentials belong to, or SPEC 7's 401 (the same answer whichever part is
+   * The application these credentials belong to, or the 401 "Invalid authentication credentials" (the same answer whichever part is
    * wrong, in the same time: an unknown client id is checked against a decoy hash), or a 429 once the
    * caller's address or the client id failed too often (CredentialAttemptLimits). A hash in an older
    * form (scrypt, or under a data key no longer active) is replaced by the current one on its first

@@ -40,7 +40,7 @@ export class CredentialAttemptLimits {
     if (state && state.consumedPoints > this.options.failuresPerAddress) throw tooManyAttempts(state.msBeforeNext);
   }
 
-  /** Counts a failed attempt and answers it: 429 once the address or the client id is over its limit, else SPEC 7's 401. */
+  /** Counts a failed attempt and answers it: 429 once the address or the client id is over its limit, else the 401 "Invalid authentication credentials". */
   async refuse(address: string, clientId: string): Promise<never> {
     this.pruneNowAndThen();
     const outcomes = await Promise.allSettled([this.byAddress.consume(addressKey(address)), this.byClient.consume(clientKey(clientId))]);

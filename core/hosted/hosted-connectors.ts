@@ -12,7 +12,7 @@ import { forTokenSubject } from './stale-token.ts';
 import { offersTemplate } from './templates.ts';
 import type { WidgetScope } from './token-claims.ts';
 
-/** The connector record of DESIGN "Connectors": never the credentials. */
+/** A stored connector as the API answers it: never the credentials. */
 export interface HostedConnectorRecord {
   id: string;
   name: string;
@@ -34,7 +34,7 @@ export interface CreateConnectorInput {
   source_template_id?: string;
 }
 
-/** An embedded source: a connector made from a source template (SPEC 4.3). */
+/** An embedded source: a connector made from a source template (an embedded source). */
 export interface EmbeddedSourceInput {
   source_template_id: string;
   name: string;
@@ -182,7 +182,7 @@ export class HostedConnectors {
   }
 
   /**
-   * SPEC 7: a token used on a workspace it does not cover is a 403, whether that workspace is in the
+   * A token used on a workspace it does not cover is a 403, whether that workspace is in the
    * caller's organization or another one; the answer is the same for both, so it tells nothing about
    * which. Only an id that names no connector at all is a 404.
    */

@@ -1,4 +1,4 @@
-/** Region ids of SPEC 2.1; a region applies only when a workspace is created. */
+/** The region ids a workspace may be created in; a region applies only when a workspace is created. */
 export const REGIONS = {
   US: '645a183f-b12b-4c6e-8ad3-99e165603450',
   EU: 'b9e48d61-f082-4a14-a8d0-799a907938cb',

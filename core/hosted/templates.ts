@@ -4,7 +4,7 @@ import type { Store, Template, TemplateKind } from '../stores/types.ts';
 import { forTokenSubject } from './stale-token.ts';
 import type { TagMode, WidgetScope } from './token-claims.ts';
 
-/** SPEC 4.2: `any` matches a template with at least one listed tag, `all` one with every listed tag; no tags, everything. */
+/** Tag filters of templates: `any` matches a template with at least one listed tag, `all` one with every listed tag; no tags, everything. */
 export function matchesTags(templateTags: string[], selected: string[], mode: TagMode): boolean {
   if (selected.length === 0) return true;
   return mode === 'all' ? selected.every((tag) => templateTags.includes(tag)) : selected.some((tag) => templateTags.includes(tag));

@@ -1,62 +1,41 @@
-/** Claims of the tokens the hosted server issues (DESIGN "Tokens"), and the schema every verified token must match. */
-import type { ValidateFunction } from 'ajv';
+/** Claims of the tokens the hosted server issues (their types generated from schemas/server/token-claims.json, which every verified token must match). */
 import { createAjv } from '../schema/ajv.ts';
-import tokenClaimsSchema from '../../schemas/server/token-claims.json' with { type: 'json' };
+import type { AccessScope } from './hosted-connectors.ts';
+import { compileTyped } from './typed-schema.ts';
+import {
+  SERVER_SCHEMAS,
+  type OperatorTokenClaims,
+  type ScopedTokenClaims,
+  type TagMode,
+  type TokenClaims,
+  type WidgetScope,
+  type WidgetTokenClaims,
+} from './types.generated.ts';
 
 export const OPERATOR_TOKEN_TTL_SECONDS = 900;
 export const SCOPED_TOKEN_TTL_SECONDS = 1200;
 export const WORKSPACE_SCOPE_CLAIM = 'io.service.auth.workspace_scope';
 
-export type TagMode = 'any' | 'all';
+export type { OperatorTokenClaims, ScopedTokenClaims, TagMode, TokenClaims, WidgetScope, WidgetTokenClaims };
 
-/** What a widget token's scoped token carries, so the filters can't be bypassed by editing its URL. */
-export interface WidgetScope {
-  allowed_origin: string;
-  source_template_tags: string[];
-  source_template_tags_mode: TagMode;
-  connection_template_tags: string[];
-  connection_template_tags_mode: TagMode;
-}
-
-interface RegisteredClaims {
-  sub: string;
-  iat: number;
-  exp: number;
-}
-
-export interface OperatorTokenClaims extends RegisteredClaims {
-  token_use: 'operator';
-  /** The application's client id. */
-  sub: string;
-  organization_id: string;
-}
-
-export interface ScopedTokenClaims extends RegisteredClaims {
-  token_use: 'scoped';
-  organization_id: string;
-  [WORKSPACE_SCOPE_CLAIM]: { workspaceId: string };
-}
-
-/**
- * The scoped token inside a widget token: one workspace, and only what the widget's browser needs
- * (templates its tags allow, the workspace's embedded sources); every other route refuses it.
- */
-export interface WidgetTokenClaims extends RegisteredClaims {
-  token_use: 'widget';
-  organization_id: string;
-  [WORKSPACE_SCOPE_CLAIM]: { workspaceId: string };
-  widget: WidgetScope;
-}
-
-export type TokenUse = 'operator' | 'scoped' | 'widget';
-export type TokenClaims = OperatorTokenClaims | ScopedTokenClaims | WidgetTokenClaims;
+export type TokenUse = TokenClaims['token_use'];
 export type ClaimsFor<U extends TokenUse> = Extract<TokenClaims, { token_use: U }>;
 /** Claims of a token bound to one workspace. */
-export type WorkspaceTokenClaims = ScopedTokenClaims | WidgetTokenClaims;
+export type WorkspaceTokenClaims = ClaimsFor<'scoped' | 'widget'>;
 
 /** The widget scope a token carries: a widget token's own, none for any other. */
 export function widgetScopeOf(claims: TokenClaims | undefined): WidgetScope | undefined {
   return claims?.token_use === 'widget' ? claims.widget : undefined;
+}
+
+/** What a token reaches: a workspace token its workspace, an operator token its whole organization. */
+export function accessScopeOf(claims: TokenClaims): AccessScope {
+  return claims.token_use === 'operator' ? { organization_id: claims.organization_id } : workspaceScopeOf(claims);
+}
+
+/** The workspace a scoped or widget token is bound to, in its organization. */
+export function workspaceScopeOf(claims: WorkspaceTokenClaims): Required<AccessScope> {
+  return { organization_id: claims.organization_id, workspace_id: claims[WORKSPACE_SCOPE_CLAIM].workspaceId };
 }
 
 export const TOKEN_TTL_SECONDS: Record<TokenUse, number> = {
@@ -65,7 +44,7 @@ export const TOKEN_TTL_SECONDS: Record<TokenUse, number> = {
   widget: SCOPED_TOKEN_TTL_SECONDS,
 };
 
-const validateClaims: ValidateFunction = createAjv().compile(tokenClaimsSchema);
+const validateClaims = compileTyped(createAjv(), SERVER_SCHEMAS['token-claims.json']);
 
 /**
  * The claims of a correctly signed token, or null when they are not of a kind this server issues:
@@ -76,8 +55,7 @@ const validateClaims: ValidateFunction = createAjv().compile(tokenClaimsSchema);
 export function checkTokenClaims(payload: Record<string, unknown>, nowSeconds: number, skewSeconds: number): TokenClaims | null {
   const claims = payload.token_use === 'scoped' && payload.widget !== undefined ? { ...payload, token_use: 'widget' } : payload;
   if (!validateClaims(claims)) return null;
-  const typed = claims as unknown as TokenClaims;
-  if (typed.iat > nowSeconds + skewSeconds) return null;
-  if (typed.exp - typed.iat > TOKEN_TTL_SECONDS[typed.token_use]) return null;
-  return typed;
+  if (claims.iat > nowSeconds + skewSeconds) return null;
+  if (claims.exp - claims.iat > TOKEN_TTL_SECONDS[claims.token_use]) return null;
+  return claims;
 }

@@ -14,6 +14,7 @@ import {
   type TokenUse,
   type WidgetScope,
 } from './token-claims.ts';
+import type { JsonWebKeySet, PublicSigningKey } from './types.generated.ts';
 
 const ALG = 'ES256';
 const AUDIENCE = 'plugboard-api';
@@ -134,9 +135,15 @@ export class TokenService {
   }
 
   /** The public keys that verify live tokens, for `GET /.well-known/jwks.json`. */
-  async jwks(): Promise<{ keys: JWK[] }> {
+  async jwks(): Promise<JsonWebKeySet> {
     await this.ensureKeys();
-    return { keys: this.keys.map(({ record }) => ({ ...record.public_jwk, kid: record.kid, alg: ALG, use: 'sig' })) };
+    return {
+      keys: this.keys.map(({ record }) => {
+        // The store keeps the JWK createSigningKey exported: a P-256 public key's.
+        const publicKey = record.public_jwk as Pick<PublicSigningKey, 'kty' | 'crv' | 'x' | 'y'>;
+        return { ...publicKey, kid: record.kid, alg: ALG, use: 'sig' };
+      }),
+    };
   }
 
   /** Makes a new signing key and retires the current one, which keeps verifying its tokens. */

@@ -5,7 +5,7 @@ import { DEFAULT_REGION_ID, REGION_IDS } from './regions.ts';
 import { forTokenSubject } from './stale-token.ts';
 
 /**
- * The cloud side of workspaces (SPEC 4.1 rule 2). The built-in implementation is local: this
+ * The cloud side of workspaces (where a workspace the server does not hold yet may already exist). The built-in implementation is local: this
  * deployment is its own cloud, so nothing exists there that is not also recorded here, and creating
  * one there only mints its id. The cloud API client plugs in here later.
  */
@@ -25,7 +25,7 @@ export class LocalWorkspaceDirectory implements CloudWorkspaceDirectory {
 }
 
 /**
- * SPEC 4.1 rules 1-3: an existing workspace is returned as is; otherwise one that exists in the cloud
+ * The workspace rules of scoped-token issuance: an existing workspace is returned as is; otherwise one that exists in the cloud
  * gets only a local record, and a new one is created in the cloud and locally. `region_id` counts only then.
  */
 export async function resolveWorkspace(

@@ -11,7 +11,7 @@ export function bearerToken(ctx: ParameterizedContext): string | undefined {
 }
 
 /**
- * Verifies the bearer token a route asks for (SPEC 5): a token of a kind the route does not take is a
+ * Verifies the bearer token a route asks for: a token of a kind the route does not take is a
  * 401, but a widget token, valid yet without the rights, a 403. A widget token used from a browser
  * must come from its allowed origin.
  */

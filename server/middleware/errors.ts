@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import { PlugboardError, RateLimitedError } from '../../core/errors.ts';
 
 /**
- * Every failure leaves as a DESIGN "Errors" body. Errors raised by Koa's own machinery (body too
- * large, malformed JSON, wrong content type) keep their 4xx status; anything unexpected is a 500 whose
- * body says nothing about the cause (the log has it, without request data).
+ * Every failure leaves as a JSON error body: `detail`, plus `error_code` when the error has one.
+ * Errors raised by Koa's own machinery (body too large, malformed JSON, wrong content type) keep
+ * their 4xx status; anything unexpected is a 500 whose body says nothing about the cause (the log has
+ * it, without request data).
  */
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -13,10 +13,10 @@ interface Visit {
 
 /**
  * Where a request value holds text that cannot be passed on (U+0000, a lone UTF-16 surrogate: see
- * unsafeTextProblem), in string values and object keys at any depth, as SPEC 7 issues. Refused for
- * every route before any handler runs, whatever the backend, so both stores answer the same. The walk
- * keeps its own stack because a body may nest deeper than the call stack (JSON.parse is not
- * recursive, this must not be either).
+ * unsafeTextProblem), in string values and object keys at any depth, as validation issues (`loc`,
+ * `msg`, `type`). Refused for every route before any handler runs, whatever the backend, so both
+ * stores answer the same. The walk keeps its own stack because a body may nest deeper than the call
+ * stack (JSON.parse is not recursive, this must not be either).
  */
 export function unsafeTextIssues(value: unknown, locPrefix: Array<string | number>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];

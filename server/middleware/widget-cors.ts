@@ -14,7 +14,7 @@ import { bearerToken } from './authenticate.ts';
  * store when the token was issued (so every instance, and a restarted one, knows it). Any other
  * preflight is a 204 without CORS headers, and the browser sends nothing more. The real request is
  * still checked against its token: a widget token from another origin is a 403 before anything runs
- * (README "Hosted server").
+ * (docs/hosted-api.md).
  */
 export function widgetCors(tokens: TokenService, origins: WidgetOrigins): Middleware {
   const answer = cors({

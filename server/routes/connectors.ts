@@ -1,24 +1,10 @@
 import { Readable } from 'node:stream';
-import type { AccessScope, CreateConnectorInput, EmbeddedSourceInput } from '../../core/hosted/hosted-connectors.ts';
-import { widgetScopeOf, WORKSPACE_SCOPE_CLAIM, type OperatorTokenClaims } from '../../core/hosted/token-claims.ts';
-import type { DownloadResult, ExecuteRequest } from '../../core/execution/types.ts';
+import type { ParameterizedContext } from 'koa';
+import { accessScopeOf, widgetScopeOf, workspaceScopeOf } from '../../core/hosted/token-claims.ts';
+import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
+import type { DownloadResult } from '../../core/execution/types.ts';
 import { contentDisposition } from '../../core/transport/content-disposition.ts';
-import connectorCreateRequest from '../../schemas/server/connector-create-request.json' with { type: 'json' };
-import embeddedSourceCreateRequest from '../../schemas/server/embedded-source-create-request.json' with { type: 'json' };
-import executeRequest from '../../schemas/server/execute-request.json' with { type: 'json' };
-import { defineRoute, type RouteInput } from '../route.ts';
-
-/** The caller's reach: a scoped or widget token one workspace, an operator token its organization. */
-function scopeOf(claims: RouteInput<unknown>['claims']): AccessScope {
-  if (claims?.token_use === 'scoped' || claims?.token_use === 'widget')
-    return { organization_id: claims.organization_id, workspace_id: claims[WORKSPACE_SCOPE_CLAIM].workspaceId };
-  return { organization_id: (claims as OperatorTokenClaims).organization_id };
-}
-
-/** The reach of a route that takes only workspace tokens (scoped or widget). */
-function workspaceScope(claims: RouteInput<unknown>['claims']): Required<AccessScope> {
-  return scopeOf(claims) as Required<AccessScope>;
-}
+import { defineRoute } from '../route.ts';
 
 /** What the check of the credentials with the upstream, run before a connector is stored, may answer. */
 const CREDENTIAL_CHECK_RESPONSES = {
@@ -27,24 +13,31 @@ const CREDENTIAL_CHECK_RESPONSES = {
   502: 'The upstream failed during the credential check; nothing was stored',
 };
 
+/** A connector of this type for this external user already exists: the answer names it. */
+const CONNECTOR_EXISTS = {
+  description: 'The workspace has a connector of this type for this external user (connector_exists, with its connector_id)',
+  schema: SERVER_SCHEMAS['connector-exists-response.json'],
+};
+
 export const connectorRoutes = [
-  defineRoute<CreateConnectorInput>({
+  defineRoute({
     method: 'post',
-    // SPEC 4.4 shows two forms of the path without reconciling them; both are served, plus the /api/v1 one.
+    // Served under both forms of the path the API has been described with (with and without /v1), plus the /api/v1 one.
     paths: ['/v1/integrations/connectors', '/integrations/connectors', '/api/v1/integrations/connectors'],
     summary: 'Create a hosted connector with third-party credentials, bound to an external user.',
     tags: ['connectors'],
     auth: ['scoped'],
-    body: connectorCreateRequest,
+    body: SERVER_SCHEMAS['connector-create-request.json'],
     status: 201,
+    returns: SERVER_SCHEMAS['connector-record.json'],
     responses: {
       201: 'The connector record (never the credentials)',
       ...CREDENTIAL_CHECK_RESPONSES,
       401: 'Missing or invalid scoped token',
-      409: 'The workspace has a connector of this type for this external user (connector_exists, with its connector_id)',
+      409: CONNECTOR_EXISTS,
       422: 'Invalid body, credentials or replication_config (a type without a replication-config schema takes none)',
     },
-    handler: ({ hosted, claims, body }) => hosted.connectors.create(workspaceScope(claims), body),
+    handler: ({ hosted, claims, body }) => hosted.connectors.create(workspaceScopeOf(claims), body),
   }),
   defineRoute({
     method: 'get',
@@ -52,13 +45,15 @@ export const connectorRoutes = [
     summary: "List the workspace's connectors, optionally by external_user_id and connector_type.",
     tags: ['connectors'],
     auth: ['scoped'],
-    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped token', 422: 'A NUL character or lone surrogate in a query value' },
+    query: SERVER_SCHEMAS['connector-list-query.json'],
+    returns: SERVER_SCHEMAS['connector-list.json'],
+    responses: { 200: 'The connector records', 401: 'Missing or invalid scoped token' },
     async handler({ hosted, claims, query }) {
       const filter = {
         ...(query.external_user_id ? { external_user_id: query.external_user_id } : {}),
         ...(query.connector_type ? { connector_type: query.connector_type } : {}),
       };
-      return { data: await hosted.connectors.list(scopeOf(claims), filter) };
+      return { data: await hosted.connectors.list(accessScopeOf(claims), filter) };
     },
   }),
   defineRoute({
@@ -67,13 +62,14 @@ export const connectorRoutes = [
     summary: 'Get a connector record.',
     tags: ['connectors'],
     auth: ['operator', 'scoped'],
+    returns: SERVER_SCHEMAS['connector-record.json'],
     responses: {
       200: 'The connector record',
       401: 'Missing or invalid token',
       403: 'Connector of another workspace or organization',
       404: 'No such connector',
     },
-    handler: ({ hosted, claims, params }) => hosted.connectors.get(scopeOf(claims), params.connector_id!),
+    handler: ({ hosted, claims, params }) => hosted.connectors.get(accessScopeOf(claims), params.connector_id!),
   }),
   defineRoute({
     method: 'delete',
@@ -84,30 +80,36 @@ export const connectorRoutes = [
     status: 204,
     responses: { 204: 'Deleted', 401: 'Missing or invalid token', 403: 'Connector of another workspace or organization', 404: 'No such connector' },
     async handler({ hosted, claims, params, ctx }) {
-      await hosted.connectors.delete(scopeOf(claims), params.connector_id!);
+      await hosted.connectors.delete(accessScopeOf(claims), params.connector_id!);
       ctx.status = 204;
       return undefined;
     },
   }),
-  defineRoute<ExecuteRequest>({
+  defineRoute({
     method: 'post',
     paths: ['/api/v1/connectors/sources/:connector_id/execute'],
     summary: 'Run {entity, action, params} on a connector. Downloads answer with the raw bytes, streamed.',
     tags: ['connectors'],
     auth: ['scoped'],
-    body: executeRequest,
+    body: SERVER_SCHEMAS['execute-request.json'],
+    returns: SERVER_SCHEMAS['execute-response.json'],
     responses: {
-      200: 'The execute envelope, or the bytes of a download',
-      206: 'Part of a download (range_header honoured)',
+      200: { description: 'The execute envelope, or the bytes of a download', file: true },
+      206: { description: 'Part of a download (range_header honoured)', file: true },
+      400: 'The upstream refused the request as invalid',
       401: 'Missing or invalid scoped token',
-      403: 'Connector of another workspace or organization, or a widget token',
+      403: 'Connector of another workspace or organization, a widget token, or the upstream refused access',
       404: 'No such connector, or the upstream has no such item',
+      409: 'The upstream reports a conflict (e.g. a name already taken)',
+      416: 'range_header outside the file',
       422: 'Unknown entity or action, invalid params',
       429: 'Upstream rate limit (Retry-After)',
+      501: 'An action that needs the context store (search), which this server does not run yet (context_store_unavailable)',
       502: 'Upstream failure',
+      503: "The server cannot open the connector's stored credentials: their data key is not configured (credentials_unavailable)",
     },
     async handler({ hosted, claims, params, body, ctx }) {
-      const result = await hosted.connectors.execute(workspaceScope(claims), params.connector_id!, body);
+      const result = await hosted.connectors.execute(workspaceScopeOf(claims), params.connector_id!, body);
       if (!('body' in result)) return result;
       sendDownload(ctx, result);
       return undefined;
@@ -120,34 +122,36 @@ export const connectorRoutes = [
     tags: ['embedded'],
     auth: ['scoped', 'widget'],
     cors: true,
-    responses: { 200: '{data: connector records}', 401: 'Missing or invalid scoped or widget token' },
+    returns: SERVER_SCHEMAS['connector-list.json'],
+    responses: { 200: 'The sources (connector records)', 401: 'Missing or invalid scoped or widget token' },
     async handler({ hosted, claims }) {
-      return { data: await hosted.connectors.list(scopeOf(claims), { from_template: true }) };
+      return { data: await hosted.connectors.list(workspaceScopeOf(claims), { from_template: true }) };
     },
   }),
-  defineRoute<EmbeddedSourceInput>({
+  defineRoute({
     method: 'post',
     paths: ['/api/v1/embedded/sources'],
     summary: "Create a source from a source template with the end user's credentials.",
     tags: ['embedded'],
     auth: ['scoped', 'widget'],
     cors: true,
-    body: embeddedSourceCreateRequest,
+    body: SERVER_SCHEMAS['embedded-source-create-request.json'],
     status: 201,
+    returns: SERVER_SCHEMAS['connector-record.json'],
     responses: {
       201: 'The source (a connector record)',
       ...CREDENTIAL_CHECK_RESPONSES,
       401: 'Missing or invalid scoped or widget token',
       404: 'No such source template (or not offered to this widget)',
-      409: 'The workspace has a source of this type for this external user (connector_exists, with its connector_id)',
+      409: CONNECTOR_EXISTS,
       422: 'Invalid body',
     },
-    handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScope(claims), widgetScopeOf(claims), body),
+    handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScopeOf(claims), widgetScopeOf(claims), body),
   }),
 ];
 
 /** Streams a download's bytes as they arrive; a failure mid-body cuts the connection so the client never takes a short file for whole. */
-function sendDownload(ctx: RouteInput<unknown>['ctx'], download: DownloadResult): void {
+function sendDownload(ctx: ParameterizedContext, download: DownloadResult): void {
   ctx.status = download.status;
   ctx.type = download.content_type ?? 'application/octet-stream';
   if (download.content_length !== null) ctx.length = download.content_length;

@@ -1,3 +1,4 @@
+import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { defineRoute } from '../route.ts';
 
 export const metaRoutes = [
@@ -7,6 +8,7 @@ export const metaRoutes = [
     summary: 'Public keys that verify the tokens this service issues (ES256, by kid).',
     tags: ['tokens'],
     auth: 'none',
+    returns: SERVER_SCHEMAS['json-web-key-set.json'],
     responses: { 200: 'JSON Web Key Set' },
     handler: ({ hosted }) => hosted.tokens.jwks(),
   }),
@@ -16,7 +18,8 @@ export const metaRoutes = [
     summary: 'Liveness.',
     tags: ['meta'],
     auth: 'none',
-    responses: { 200: '{status: ok}' },
-    handler: () => ({ status: 'ok' }),
+    returns: SERVER_SCHEMAS['health-response.json'],
+    responses: { 200: 'The server is up' },
+    handler: () => ({ status: 'ok' as const }),
   }),
 ];

@@ -1,7 +1,7 @@
 import { createTemplate, listTemplates } from '../../core/hosted/templates.ts';
-import { widgetScopeOf, type OperatorTokenClaims, type WorkspaceTokenClaims } from '../../core/hosted/token-claims.ts';
+import { widgetScopeOf } from '../../core/hosted/token-claims.ts';
+import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import type { TemplateKind } from '../../core/stores/types.ts';
-import templateCreateRequest from '../../schemas/server/template-create-request.json' with { type: 'json' };
 import { defineRoute } from '../route.ts';
 
 const KINDS: Array<{ kind: TemplateKind; plural: string }> = [
@@ -17,23 +17,23 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
     summary: `List the organization's ${kind} templates.`,
     tags: ['templates'],
     auth: ['operator'],
-    responses: { 200: `{data: ${kind} templates}`, 401: 'Missing or invalid operator token' },
+    returns: SERVER_SCHEMAS['template-list.json'],
+    responses: { 200: `The ${kind} templates`, 401: 'Missing or invalid operator token' },
     async handler({ hosted, claims }) {
-      return { data: await listTemplates(hosted.store, (claims as OperatorTokenClaims).organization_id, kind) };
+      return { data: await listTemplates(hosted.store, claims.organization_id, kind) };
     },
   }),
-  defineRoute<{ name: string; connector_type: string; tags?: string[] }>({
+  defineRoute({
     method: 'post',
     paths: [`/api/v1/integrations/templates/${plural}`],
     summary: `Create a ${kind} template with a connector type and tags.`,
     tags: ['templates'],
     auth: ['operator'],
-    body: templateCreateRequest,
+    body: SERVER_SCHEMAS['template-create-request.json'],
     status: 201,
-    responses: { 201: `The ${kind} template`, 401: 'Missing or invalid operator token', 422: 'Invalid body' },
-    async handler({ hosted, claims, body }) {
-      return createTemplate(hosted.store, (claims as OperatorTokenClaims).organization_id, kind, body, hosted.runtime.connectorTypes());
-    },
+    returns: SERVER_SCHEMAS['template.json'],
+    responses: { 201: `The ${kind} template`, 401: 'Missing or invalid operator token', 422: 'Invalid body, or an unknown connector type' },
+    handler: ({ hosted, claims, body }) => createTemplate(hosted.store, claims.organization_id, kind, body, hosted.runtime.connectorTypes()),
   }),
   defineRoute({
     method: 'get',
@@ -42,9 +42,10 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
     tags: ['embedded'],
     auth: ['scoped', 'widget'],
     cors: true,
-    responses: { 200: `{data: ${kind} templates}`, 401: 'Missing or invalid scoped or widget token' },
+    returns: SERVER_SCHEMAS['template-list.json'],
+    responses: { 200: `The ${kind} templates`, 401: 'Missing or invalid scoped or widget token' },
     async handler({ hosted, claims }) {
-      return { data: await listTemplates(hosted.store, (claims as WorkspaceTokenClaims).organization_id, kind, widgetScopeOf(claims)) };
+      return { data: await listTemplates(hosted.store, claims.organization_id, kind, widgetScopeOf(claims)) };
     },
   }),
 ]);
