@@ -2,34 +2,74 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SPECS_CACHE_DIR } from '../../scripts/specs/sources.ts';
 
 /**
- * Reads one of the official upstream specs. They live in `shared/specs` beside the repository, as in
- * the workplace and CI's checkout; a checkout nested deeper finds them in the nearest ancestor that
- * has them, a clone of such a checkout (anywhere, e.g. a temporary folder) beside its origin, and an
- * environment variable may point anywhere else.
+ * Finds the official upstream specs the conformance checks read. In order: the file an environment
+ * variable names; the cache `npm run specs:fetch` fills (`.specs-cache/`); `shared/specs` in the
+ * nearest ancestor folder that has the file (the workplace and CI keep them beside the checkout);
+ * `shared/specs` beside the folder a local clone was cloned from.
  */
-export function readSharedSpec<T>(fileName: string, envVar: string): T {
-  const repository = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const candidates = [process.env[envVar], ...ancestorSpecPaths(repository, fileName)].filter((p): p is string => typeof p === 'string' && p !== '');
-  // Only ask git for the origin when neither the variable nor an ancestor has the spec.
-  let found = candidates.find((p) => existsSync(p));
-  if (!found) {
-    const origin = localOrigin(repository);
-    const beside = origin ? ancestorSpecPaths(origin, fileName) : [];
-    candidates.push(...beside);
-    found = beside.find((p) => existsSync(p));
+
+const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Set by CI: a missing spec fails the run instead of skipping the conformance checks. */
+export const SPECS_REQUIRED = process.env.PLUGBOARD_REQUIRE_SPECS === '1';
+
+export interface SharedSpec {
+  /** What the checks are about, for the skip line. */
+  label: string;
+  file: string;
+  envVar: string;
+}
+
+export const SLACK_SPEC: SharedSpec = { label: 'Slack', file: 'slack_web_openapi_v2.notoken.json', envVar: 'SLACK_OPENAPI_SPEC' };
+export const DRIVE_SPEC: SharedSpec = { label: 'Drive', file: 'drive-v3-openapi3.from-discovery.prefixed.json', envVar: 'DRIVE_OPENAPI_SPEC' };
+
+/** Where the spec is, or undefined; a variable naming a file that does not exist is an error. */
+export function findSharedSpec(spec: Pick<SharedSpec, 'file'> & { envVar?: string }): string | undefined {
+  const named = spec.envVar ? process.env[spec.envVar] : undefined;
+  if (named) {
+    if (!existsSync(named)) throw new Error(`${spec.envVar}=${named}: no such file`);
+    return named;
   }
-  if (!found) throw new Error(`${fileName} not found; looked in: ${candidates.join(', ')} (set ${envVar})`);
-  return JSON.parse(readFileSync(found, 'utf8')) as T;
+  return findInSpecsFolders(spec.file);
+}
+
+/**
+ * The parsed spec, or undefined after printing one line on how to get it. Under
+ * PLUGBOARD_REQUIRE_SPECS=1 a missing spec throws instead, so the suite fails.
+ */
+export function loadSharedSpec<T>(spec: SharedSpec): T | undefined {
+  const path = findSharedSpec(spec);
+  if (path) return JSON.parse(readFileSync(path, 'utf8')) as T;
+  const howTo = `run npm run specs:fetch or set ${spec.envVar}`;
+  if (SPECS_REQUIRED) throw new Error(`${spec.file} not found (PLUGBOARD_REQUIRE_SPECS=1); ${howTo}`);
+  process.stderr.write(`${spec.label} conformance tests skipped: official API spec ${spec.file} not found; ${howTo}\n`);
+  return undefined;
+}
+
+/** A folder laid out as the specs folder (originals and derived files), holding `file`. */
+export function findSpecsFolder(file: string): string | undefined {
+  const path = findInSpecsFolders(file);
+  return path ? path.slice(0, -file.length - 1) : undefined;
+}
+
+function findInSpecsFolders(file: string): string | undefined {
+  const candidates = [join(SPECS_CACHE_DIR, file), ...ancestorSpecPaths(REPOSITORY, file)];
+  // Only ask git for the origin when nothing nearer has the spec.
+  const found = candidates.find((p) => existsSync(p));
+  if (found) return found;
+  const origin = localOrigin(REPOSITORY);
+  return origin ? ancestorSpecPaths(origin, file).find((p) => existsSync(p)) : undefined;
 }
 
 /** `<dir>/shared/specs/<file>` for every directory above `repository`, nearest first. */
-function ancestorSpecPaths(repository: string, fileName: string): string[] {
+function ancestorSpecPaths(repository: string, file: string): string[] {
   const paths: string[] = [];
   let dir = dirname(repository);
   for (;;) {
-    paths.push(join(dir, 'shared', 'specs', fileName));
+    paths.push(join(dir, 'shared', 'specs', file));
     const parent = dirname(dir);
     if (parent === dir) return paths;
     dir = parent;
