@@ -12,11 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import got from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectorVersion } from '../core/plugins/connector-version.ts';
 import weather from './fixtures/weather-connector/index.ts';
-import { bearer } from './helpers/hosted-fixture.ts';
+import { storedPluginConnector } from './helpers/hosted-plugin.ts';
 import { startServerProcess } from './helpers/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -82,22 +81,9 @@ describe('a connector package outside the repository', () => {
         `Connector issue-tracker unversioned calls ${upstreamUrl} (PLUGBOARD_ISSUE_TRACKER_BASE_URL)`,
       ]);
 
-      const http = got.extend({ prefixUrl: server.url!, throwHttpErrors: false, retry: { limit: 0 } });
-      const { access_token: operator } = await http
-        .post('api/v1/account/applications/token', { json: server.firstApplication })
-        .json<{ access_token: string }>();
-      const { token } = await http
-        .post('api/v1/embedded/scoped-token', { headers: bearer(operator), json: { workspace_name: 'plugin-users' } })
-        .json<{ token: string }>();
-      const created = await http.post('v1/integrations/connectors', {
-        headers: bearer(token),
-        json: { external_user_id: 'user-1', connector_type: 'issue-tracker', credentials: { token: TOKEN } },
-      });
+      const { created, id, execute: run } = await storedPluginConnector(server, 'issue-tracker', { token: TOKEN });
       expect(created.statusCode, created.body).toBe(201);
-      const { id } = JSON.parse(created.body) as { id: string };
-
-      const execute = (params: Record<string, unknown>) =>
-        http.post(`api/v1/connectors/sources/${id}/execute`, { headers: bearer(token), json: { entity: 'issues', action: 'get', params } });
+      const execute = (params: Record<string, unknown>) => run({ entity: 'issues', action: 'get', params });
       const found = await execute({ id: '7' });
       expect(found.statusCode, found.body).toBe(200);
       expect(JSON.parse(found.body)).toMatchObject({

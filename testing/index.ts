@@ -8,3 +8,4 @@
  */
 export * from './sandbox-kit.ts';
 export * from './seeded-random.ts';
+export * from './connector-kit.ts';
