@@ -8,13 +8,20 @@
  *   npm run admin -- rotate-signing-key                           new token-signing key; live tokens stay valid
  */
 import { Command } from 'commander';
+import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
 import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { configFromEnv } from '../server/config.ts';
 import { exitOnConfigurationError } from '../server/exit-on-configuration-error.ts';
 
 async function withHosted<T>(work: (hosted: HostedRuntime) => Promise<T>): Promise<T> {
   const config = configFromEnv();
-  const hosted = await createHostedRuntime({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, issuer: config.publicUrl, baseUrls: config.baseUrls });
+  const hosted = await createHostedRuntime({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    issuer: config.publicUrl,
+    builtins: BUILTIN_CONNECTORS,
+    baseUrls: config.baseUrls,
+  });
   try {
     return await work(hosted);
   } finally {

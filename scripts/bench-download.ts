@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import got from 'got';
-import { createRuntime } from '../core/index.ts';
+import { createRuntime } from '../index.ts';
 import { quantile, startChild, stopChildren } from './bench-support.ts';
 
 const SIZE = Number(process.env.BENCH_DOWNLOAD_BYTES ?? 1024 ** 3);

@@ -4,7 +4,7 @@
  * Prints medians and, last, `overhead_ratio=<runtime median / direct median>` (target: at most 1.10).
  */
 import got from 'got';
-import { createRuntime } from '../core/index.ts';
+import { createRuntime } from '../index.ts';
 import { startSandbox } from '../connectors/chat/sandbox/index.ts';
 import { interleave, quantile } from './bench-support.ts';
 

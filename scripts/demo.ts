@@ -2,7 +2,7 @@
  * The quick-start demo: starts the Slack sandbox on a free local port, then drives the chat connector
  * through the in-process API and prints what comes back. No external service is needed.
  */
-import { createRuntime, PlugboardError } from '../core/index.ts';
+import { createRuntime, PlugboardError } from '../index.ts';
 import { startSandbox } from '../connectors/chat/sandbox/index.ts';
 
 const token = 'xoxb-demo-token';

@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { text } from 'node:stream/consumers';
 import got from 'got';
-import { createRuntime } from '../core/index.ts';
+import { createRuntime } from '../index.ts';
 import { jsonBytes } from '../server/json-bytes.ts';
 
 const [mode, sandboxUrl, token] = process.argv.slice(2);

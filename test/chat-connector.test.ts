@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, RateLimitedError, UpstreamError } from '../core/index.ts';
+import { createRuntime, RateLimitedError, UpstreamError } from '../index.ts';
 import type { TransportSettings, UpstreamErrorSettings } from '../core/sdk/index.ts';
 import { listen } from '../testing/index.ts';
 import chatConnector from '../connectors/chat/index.ts';
@@ -16,7 +16,7 @@ afterAll(async () => {
   await fx.sandbox.close();
 });
 
-/** Asserts every record validates against the action's record schema (SPEC 2.3). */
+/** Asserts every record validates against the action's record schema (schemas/chat/records). */
 function expectRecords(entity: string, action: string, records: unknown) {
   const { validateRecord } = fx.plugin.resolve(entity, action);
   for (const record of Array.isArray(records) ? records : [records]) {
@@ -34,7 +34,7 @@ describe('chat connector, every operation against the Slack sandbox', () => {
     expect(Object.keys(page.connector_metadata)).toEqual(['next_cursor']);
     expect(typeof page.connector_metadata.next_cursor).toBe('string');
     expectRecords('users', 'list', page.result);
-    // Every SPEC 2.3 user field is present, null when Slack left it out.
+    // Every field of the user record schema is present, null when Slack left it out.
     for (const field of ['id', 'team_id', 'name', 'tz', 'tz_label', 'is_admin', 'is_email_confirmed', 'who_can_share_contact_card', 'profile']) {
       expect(page.result[0]).toHaveProperty(field);
     }
@@ -182,7 +182,7 @@ describe('chat connector, every operation against the Slack sandbox', () => {
   });
 });
 
-describe('validation and SPEC limits', () => {
+describe("validation and the param schemas' limits", () => {
   /** Sends a request the typed client would refuse at compile time, to check the run-time checks. */
   const raw = (request: Record<string, unknown>) => fx.chat.execute(request as never);
 

@@ -3,7 +3,7 @@ import { BadRequestError } from '../core/index.ts';
 import { issuesOf, memberChannel, rejectionOf, startChatFixture } from './helpers/chat-fixture.ts';
 
 /**
- * SPEC 8 limits where they meet Unicode and Slack's own rules: the connector's 422 and the sandbox's
+ * The param schemas' limits where they meet Unicode and Slack's own rules: the connector's 422 and the sandbox's
  * answer must agree, so a value the schema lets through is one Slack accepts.
  */
 let fx: Awaited<ReturnType<typeof startChatFixture>>;

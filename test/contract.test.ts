@@ -6,7 +6,7 @@
  * sandboxes, so the writes of one run don't show in the other's answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, PlugboardError, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../core/index.ts';
+import { createRuntime, PlugboardError, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../index.ts';
 import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { collect, DRIVE_TOKEN } from './helpers/drive-fixture.ts';

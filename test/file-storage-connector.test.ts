@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, RateLimitedError, UpstreamError, ValidationError, type DownloadResult } from '../core/index.ts';
+import { createRuntime, RateLimitedError, UpstreamError, ValidationError, type DownloadResult } from '../index.ts';
 import type { TransportSettings } from '../core/sdk/index.ts';
 import fileStorage from '../connectors/file-storage/index.ts';
 import { validateDriveRequest } from './helpers/drive-openapi.ts';
@@ -76,7 +76,7 @@ async function commentedFile() {
 }
 
 describe('file-storage connector, every operation against the Drive sandbox', () => {
-  it('files.list: full records, SPEC meta, q, orderBy, pageSize, paging', async () => {
+  it('files.list: full records, list meta (nextPageToken, incompleteSearch), q, orderBy, pageSize, paging', async () => {
     const page = await fx.drive.files.list({ pageSize: 5 });
     expect(page.result).toHaveLength(5);
     expect(Object.keys(page.connector_metadata).sort()).toEqual(['incompleteSearch', 'nextPageToken']);
@@ -271,7 +271,7 @@ describe('file-storage connector, every operation against the Drive sandbox', ()
     expectRecords('drives', 'get', one.result);
     const first = await fx.drive.drives.list({ pageSize: 1 });
     expect(first.result).toHaveLength(1);
-    // SPEC 4.4 gives drives no `fields` param: every field is asked for, and a selection is refused.
+    // The drives params have no `fields`: every field is asked for, and a selection is refused.
     const refused = await rejectionOf(fx.drive.execute({ entity: 'drives', action: 'get', params: { driveId: one.result.id, fields: 'name' } } as never));
     expect((refused as ValidationError).issues).toEqual([{ loc: ['body', 'params', 'fields'], msg: 'extra fields not permitted', type: 'value_error.extra' }]);
   });
@@ -508,7 +508,7 @@ describe('file-storage params and limits', () => {
     expect((await fx.drive.files.list({ pageSize: 1000 })).status).toBe('success');
   });
 
-  it('required params per SPEC', async () => {
+  it('required params as the param schemas declare them', async () => {
     const required = async (entity: string, action: string, params: Record<string, unknown>, missing: string) => {
       const found = await issuesOf(raw({ entity, action, params }));
       expect(found).toContainEqual({ loc: ['body', 'params', missing], msg: 'field required', type: 'value_error.missing' });
@@ -551,7 +551,7 @@ describe('file-storage params and limits', () => {
     expect(inDrive.result.every((f) => f.driveId === driveId)).toBe(true);
   });
 
-  it('alt must be media, mimeType one of the SPEC export formats, ranges well formed', async () => {
+  it('alt must be media, mimeType one of the supported export formats, ranges well formed', async () => {
     const [alt] = await issuesOf(raw({ entity: 'files', action: 'download', params: { fileId: 'f', alt: 'json' } }));
     expect(alt).toMatchObject({ loc: ['body', 'params', 'alt'], type: 'type_error.enum' });
     const [mime] = await issuesOf(raw({ entity: 'files_export', action: 'download', params: { fileId: 'f', mimeType: 'image/gif' } }));

@@ -8,7 +8,7 @@ import {
   type DriveSandboxFixtures,
   type DriveSandboxOptions,
 } from '../connectors/file-storage/sandbox/index.ts';
-import { validateDriveRequest, validateDriveResponse } from './helpers/drive-openapi.ts';
+import { driveConformance, validateDriveRequest, validateDriveResponse } from './helpers/drive-openapi.ts';
 
 const TOKEN = 'ya29.sandbox-test-token';
 const LARGE = 256 * 1024 * 1024;
@@ -81,7 +81,7 @@ async function call(template: string, params: Record<string, string> = {}, query
   expect(entry).toBeDefined();
   const problems = validateDriveRequest(entry!);
   if (opts.offSpec && target === sb) offSpecRequests.add(logged);
-  if (opts.offSpec) expect(problems.length, `expected ${template} ${qs} to be off-spec`).toBeGreaterThan(0);
+  if (opts.offSpec && driveConformance) expect(problems.length, `expected ${template} ${qs} to be off-spec`).toBeGreaterThan(0);
   else expect(problems, `${template}?${qs}`).toEqual([]);
   return { status: res.status, headers: res.headers, body, bytes };
 }
@@ -1073,7 +1073,7 @@ describe('large media', () => {
   });
 });
 
-describe('request conformance', () => {
+describe.skipIf(!driveConformance)('request conformance', () => {
   it('every request this suite sent, raw ones included, conforms to the spec unless sent off-spec on purpose', () => {
     expect(sb.requests.length).toBeGreaterThan(200);
     sb.requests.forEach((entry, i) => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessDeniedError, PlugboardError, UpstreamError } from '../core/errors.ts';
 import { errorFromWire } from '../core/hosted-client/wire-errors.ts';
-import { createRuntime, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../core/index.ts';
+import { createRuntime, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../index.ts';
 import { CHAT_TOKEN, rejectionOf } from './helpers/chat-fixture.ts';
 import { startCuttingProxy } from './helpers/cutting-proxy.ts';
 import { collect, DRIVE_TOKEN } from './helpers/drive-fixture.ts';

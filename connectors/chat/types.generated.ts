@@ -93,7 +93,7 @@ export interface SearchParams {
 }
 
 /**
- * Search result (SPEC 2.5).
+ * Search result: the matching records (`data`) with their relevance `score`, the cursor of the next page (null on the last) and the time the search took.
  */
 export interface SearchHits {
   hits: {

@@ -216,7 +216,7 @@ export interface FilesExportDownloadParams {
 }
 
 /**
- * List shared drives. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * List shared drives. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface DrivesListParams {
   /**
@@ -267,7 +267,7 @@ export interface PageMeta {
 }
 
 /**
- * Get a shared drive. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * Get a shared drive. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface DrivesGetParams {
   /**
@@ -281,7 +281,7 @@ export interface DrivesGetParams {
 }
 
 /**
- * List a file's or shared drive's permissions. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * List a file's or shared drive's permissions. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface PermissionsListParams {
   /**
@@ -329,7 +329,7 @@ export interface Permission {
 }
 
 /**
- * Get a permission. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * Get a permission. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface PermissionsGetParams {
   /**
@@ -509,7 +509,7 @@ export interface RepliesGetParams {
 }
 
 /**
- * List a file's revisions. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * List a file's revisions. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface RevisionsListParams {
   /**
@@ -548,7 +548,7 @@ export interface Revision {
 }
 
 /**
- * Get a revision's metadata. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * Get a revision's metadata. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface RevisionsGetParams {
   /**
@@ -562,7 +562,7 @@ export interface RevisionsGetParams {
 }
 
 /**
- * List changes since a page token. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of what SPEC 2.4 lists.
+ * List changes since a page token. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface ChangesListParams {
   /**

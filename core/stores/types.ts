@@ -101,7 +101,7 @@ export interface ConnectorFilter {
   workspace_id: string;
   external_user_id?: string;
   connector_type?: string;
-  /** Only connectors created from a source template (the embedded sources of SPEC 4.3). */
+  /** Only connectors created from a source template (the embedded sources end users create through the widget). */
   from_template?: boolean;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createRuntime, ValidationError, type PlugboardError, type ValidationIssue } from '../../core/index.ts';
+import { createRuntime, ValidationError, type PlugboardError, type ValidationIssue } from '../../index.ts';
 import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
 
 export const CHAT_TOKEN = 'xoxb-test-secret-0001';

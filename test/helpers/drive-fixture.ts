@@ -1,4 +1,4 @@
-import { createRuntime, type DownloadResult } from '../../core/index.ts';
+import { createRuntime, type DownloadResult } from '../../index.ts';
 import { DriveSandbox } from '../../connectors/file-storage/sandbox/index.ts';
 
 export const DRIVE_TOKEN = 'ya29.test-secret-drive';
