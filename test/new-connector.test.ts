@@ -96,7 +96,7 @@ describe('npm run new-connector -- issue-tracker --entity issues', () => {
     });
     try {
       expect(server.url, server.output.stderr).not.toBeNull();
-      expect(server.output.stdout).toContain(`Connector issue-tracker unversioned calls ${sandbox.url} (PLUGBOARD_ISSUE_TRACKER_BASE_URL)`);
+      expect(server.output.stdout).toContain(`Connector issue-tracker 0.1.0 calls ${sandbox.url} (PLUGBOARD_ISSUE_TRACKER_BASE_URL)`);
       const refused = await storedPluginConnector(server, 'issue-tracker', { token: 'wrong' });
       expect(refused.created.statusCode).toBe(400);
       expect(JSON.parse(refused.created.body)).toMatchObject({ error_code: 'credentials_rejected' });

@@ -5,13 +5,11 @@ import type { ConnectorDefinition } from '../sdk/index.ts';
 import { specifierKind } from './specifier-kind.ts';
 
 /**
- * The version to report for a loaded connector: the definition's own `version` when it has one (the
- * SDK's type does not declare it, so it is read as unknown), else the package.json version of a
+ * The version to report for a loaded connector: the definition's own `version` when it has one, else the package.json version of a
  * connector loaded by package name, else "unversioned" (a path or URL names no release).
  */
 export function connectorVersion(specifier: string, definition: ConnectorDefinition): string {
-  const declared: unknown = Reflect.get(definition, 'version');
-  if (typeof declared === 'string' && declared !== '') return declared;
+  if (typeof definition.version === 'string' && definition.version !== '') return definition.version;
   return packageVersion(specifier) ?? 'unversioned';
 }
 

@@ -89,6 +89,22 @@ describe('checkDefinition', () => {
     expect(problemsWith(list, 'get')).toContain('actions[1] must be an object');
   });
 
+  it('names every field the SDK does not know, and where a moved one lives now', () => {
+    const outdated = {
+      ...connector,
+      versoin: '1.0.0',
+      transport: { ...connector.transport, errors: { ...connector.transport.errors, okField: 'ok' } },
+      actions: [{ ...get, fileName: { path: '/items/{id}', field: 'name' }, request: { ...get.request!, fieldSelector: { param: 'fields' } } }],
+    };
+    const problems = checkDefinition(outdated);
+    expect(problems).toContainEqual(expect.stringMatching(/^unknown field `versoin`; known: type, displayName, version/));
+    expect(problems).toContain('unknown field `transport.errors.okField`: it is now a `transport.errors.failureInBody(body)` function');
+    expect(problems).toContain('actions[0] (items.get): unknown field `fileName`: it is now a `hooks.fileName` function');
+    expect(problems).toContain('actions[0] (items.get): unknown field `request.fieldSelector`: it is now a `hooks.prepareParams` function');
+    expect(checkDefinition({ ...connector, version: '' })).toContain('`version` must be a non-empty string when given');
+    expect(checkDefinition({ ...connector, version: '2.1.0' })).toEqual([]);
+  });
+
   it('refuses a request path placeholder that no params property fills', () => {
     const typo = { ...get, request: { method: 'GET', path: '/items/{itemId}/parts/{id}' } };
     expect(problemsWith(list, typo)).toEqual(['actions[1] (items.get): `request.path` placeholder {itemId} matches no property of the params schema']);

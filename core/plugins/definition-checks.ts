@@ -7,6 +7,7 @@ import {
   type UpstreamCall,
   type UpstreamErrorSettings,
 } from '../sdk/index.ts';
+import { unknownFields } from './unknown-fields.ts';
 import { isObject, isStringList, isStringMap } from './value-shapes.ts';
 
 /** Names a connector entity may not take, because the connector client uses them itself. */
@@ -26,9 +27,10 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 export function checkDefinition(candidate: unknown): string[] {
   if (candidate === null || typeof candidate !== 'object') return ['the module must export a connector definition (default export or `connector`)'];
   const def = candidate as Partial<ConnectorDefinition>;
-  const problems: string[] = [];
+  const problems: string[] = unknownFields(candidate as Record<string, unknown>);
   if (typeof def.type !== 'string' || !IDENTIFIER.test(def.type)) problems.push('`type` must be a lowercase identifier such as "chat"');
   if (typeof def.displayName !== 'string' || def.displayName === '') problems.push('`displayName` must be a non-empty string');
+  if (def.version !== undefined && (typeof def.version !== 'string' || def.version === '')) problems.push('`version` must be a non-empty string when given');
   if (typeof def.defaultBaseUrl !== 'string' || !/^https?:\/\//.test(def.defaultBaseUrl)) problems.push('`defaultBaseUrl` must be an http(s) URL');
   problems.push(...checkAuth(def.auth), ...checkTransport(def.transport));
   if (def.pagination !== undefined && (typeof def.pagination?.cursorParam !== 'string' || typeof def.pagination?.nextCursorMeta !== 'string')) {

@@ -190,6 +190,8 @@ export interface ConnectorDefinition {
   /** Connector type id, e.g. `chat`. */
   type: string;
   displayName: string;
+  /** The connector's release, shown in the hosted server's start-up log (else its package's version when loaded by package name). */
+  version?: string;
   auth: Partial<Record<AuthKind, AuthHeaderRule>>;
   defaultBaseUrl: string;
   transport: TransportSettings;
