@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import type { ConnectorDefinition } from '../core/sdk/index.ts';
 import { renderConnectorTypes } from './connector-types.ts';
-import { writeServerTypes } from './server-types.ts';
+import { renderServerTypes, SERVER_SCHEMA_DIR, SERVER_TYPES_FILE } from './server-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,19 +33,27 @@ async function main(): Promise<void> {
   for (const manifest of manifests) {
     const definition = (await import(pathToFileURL(manifest).href)).default as ConnectorDefinition;
     const target = join(dirname(manifest), 'types.generated.ts');
-    const text = await renderConnectorTypes(definition);
-    const current = existsSync(target) ? await readFile(target, 'utf8') : '';
-    if (current === text) continue;
-    if (check) stale.push(target);
-    else await writeFile(target, text);
-    if (!check) console.log(`wrote ${target}`);
+    if (await syncGenerated(target, await renderConnectorTypes(definition), check)) stale.push(target);
   }
-  if (!options.connector) stale.push(...(await writeServerTypes(root, check)));
+  if (!options.connector) {
+    const target = join(root, SERVER_TYPES_FILE);
+    if (await syncGenerated(target, await renderServerTypes(join(root, SERVER_SCHEMA_DIR)), check)) stale.push(target);
+  }
   if (stale.length > 0) {
     console.error(`Generated types are stale; run \`npm run gen:types\`:\n  ${stale.join('\n  ')}`);
     process.exit(1);
   }
   if (check) console.log('generated types are up to date');
+}
+
+/** Writes `text` to `target` when it differs, or with `check` only answers whether it differs (is stale). */
+async function syncGenerated(target: string, text: string, check: boolean): Promise<boolean> {
+  const current = existsSync(target) ? await readFile(target, 'utf8') : '';
+  if (current === text) return false;
+  if (check) return true;
+  await writeFile(target, text);
+  console.log(`wrote ${target}`);
+  return false;
 }
 
 await main();

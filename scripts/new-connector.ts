@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { Runtime } from '../core/index.ts';
 import type { ConnectorDefinition } from '../core/sdk/index.ts';
-import { renderConnectorTypes } from './connector-types.ts';
+import { renderConnectorTypes, typesMapName } from './connector-types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATE = fileURLToPath(new URL('./connector-template/', import.meta.url));
@@ -37,20 +37,20 @@ const base = process.env.INIT_CWD ?? process.cwd();
 const target = resolve(base, options.dir ?? type);
 if (existsSync(target) && readdirSync(target).length > 0) fail(`${target} exists and is not empty; choose another --dir`);
 
-const words = (name: string) => name.split(/[-_]/).filter(Boolean);
-const pascal = (name: string) =>
-  words(name)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('');
+const capitalized = (name: string) =>
+  name
+    .split(/[-_]/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1));
+const pascal = (name: string) => capitalized(name).join('');
 const singular = options.entity.endsWith('s') && options.entity.length > 1 ? options.entity.slice(0, -1) : options.entity;
 const ourPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
 const placeholders: Record<string, string> = {
   __PACKAGE_NAME__: `plugboard-connector-${type}`,
   __TYPE_PASCAL__: pascal(type),
   __TYPE__: type,
-  __DISPLAY_NAME__: words(type)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(' '),
+  __TYPES_MAP__: typesMapName(type),
+  __DISPLAY_NAME__: capitalized(type).join(' '),
   __ENTITY_PASCAL__: pascal(options.entity),
   __ENTITY__: options.entity,
   __SINGULAR_PASCAL__: pascal(singular),

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../testing/index.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +47,7 @@ beforeAll(async () => {
     if (req.url === '/v1/issues/7') return void res.end(JSON.stringify({ issue: { id: '7', title: 'Plugins on the hosted server' } }));
     res.writeHead(404).end('{"error":"issue_not_found"}');
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  upstreamUrl = `${await listen(upstream)}/v1`;
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../testing/index.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -34,9 +34,7 @@ async function serveFolder(root: string): Promise<{ url: string; close(): Promis
       () => res.writeHead(404).end('not found'),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `${await listen(server)}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 async function fetchSpecs(mirror: string, into: string) {

@@ -2,16 +2,19 @@ import { performance } from 'node:perf_hooks';
 import { BadRequestError, invalidField, PlugboardError, ValidationError } from '../errors.ts';
 import type { CompiledAction, CompiledConnector } from '../plugins/compiled-connector.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
+import { isObject } from '../plugins/value-shapes.ts';
+import type { UpstreamClient } from '../sdk/index.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
 import { executeDownload } from './execute-download.ts';
 import { checkRecords, type RecordValidation } from './record-validation.ts';
 import { mapResponse } from './response-mapping.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from './types.ts';
-import { upstreamClient } from './upstream-client.ts';
 
 export interface ExecutionTarget {
   connector: CompiledConnector;
   transport: HttpTransport;
+  /** What an action's hooks call upstream with: the same transport, made once per instance. */
+  upstream: UpstreamClient;
   /** Reported in `execution_metadata.connector_id`: the stored connector's id when hosted, the type id in-process. */
   connectorId: string;
   /** In-process instances call the third party themselves and have no context store to search. */
@@ -35,7 +38,7 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
     );
   }
   const given = request.params ?? {};
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+  if (!isObject(given)) {
     throw invalidField(['body', 'params'], 'value is not a valid object', 'type_error.dict');
   }
   if (!action.validateParams(given)) {
@@ -60,7 +63,7 @@ function prepareParams(action: CompiledAction, params: Params): Params {
   const { hooks } = action.definition;
   if (!hooks?.prepareParams) return params;
   const prepared = hooks.prepareParams({ ...params });
-  if (!isParams(prepared)) {
+  if (!isObject(prepared)) {
     throw new Error(`${action.definition.entity}.${action.definition.action}: hooks.prepareParams must return a params object`);
   }
   return prepared;
@@ -70,7 +73,7 @@ function prepareParams(action: CompiledAction, params: Params): Params {
 async function upstreamBody(target: ExecutionTarget, action: CompiledAction, params: Params): Promise<unknown> {
   const { definition } = action;
   const { request: call, hooks } = definition;
-  if (hooks?.run) return hooks.run(params, upstreamClient(target.transport));
+  if (hooks?.run) return hooks.run(params, target.upstream);
   if (call) return target.transport.requestJson({ call, params, idempotent: definition.idempotent ?? call.method === 'GET' });
   // Hosted search reads the context store, which replication fills; this server has none yet.
   throw new PlugboardError(
@@ -78,8 +81,4 @@ async function upstreamBody(target: ExecutionTarget, action: CompiledAction, par
     `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`,
     'context_store_unavailable',
   );
-}
-
-function isParams(value: unknown): value is Params {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

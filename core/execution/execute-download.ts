@@ -2,7 +2,6 @@ import { fileNameFromDisposition } from '../transport/content-disposition.ts';
 import type { CompiledAction } from '../plugins/compiled-connector.ts';
 import type { ExecutionTarget } from './execute-action.ts';
 import type { DownloadResult } from './types.ts';
-import { upstreamClient } from './upstream-client.ts';
 
 /**
  * Runs a `download` action: opens the content stream and, at the same time, asks the action's
@@ -32,7 +31,7 @@ async function lookUpFileName(target: ExecutionTarget, action: CompiledAction, p
   const { hooks } = action.definition;
   if (!hooks?.fileName) return null;
   try {
-    const name: unknown = await hooks.fileName(params, upstreamClient(target.transport));
+    const name: unknown = await hooks.fileName(params, target.upstream);
     return typeof name === 'string' ? name : null;
   } catch {
     return null;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PlugboardError, RateLimitedError } from '../errors.ts';
+import { RateLimitedError } from '../errors.ts';
 import type { ClientSecrets, SecretVerdict } from '../security/client-secrets.ts';
-import { UndecryptableValueError } from '../security/data-keyring.ts';
+import { credentialsUnavailable, UndecryptableValueError } from '../security/data-keyring.ts';
 import type { Application, Store } from '../stores/types.ts';
 import type { CredentialAttemptLimits } from './credential-attempts.ts';
 
@@ -77,11 +77,7 @@ export class Applications {
       await this.limits.refuse(address, clientId).catch((refusal: unknown) => {
         if (refusal instanceof RateLimitedError) throw refusal;
       });
-      throw new PlugboardError(
-        503,
-        `This server cannot check the application's secret (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`,
-        'credentials_unavailable',
-      );
+      throw credentialsUnavailable("check the application's secret", error);
     }
   }
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AccessDeniedError, ConflictError, invalidField, NotFoundError, PlugboardError, ValidationError, type ErrorBody } from '../errors.ts';
+import { AccessDeniedError, ConflictError, invalidField, NotFoundError, ValidationError, type ErrorBody } from '../errors.ts';
 import { checkCredentials } from '../execution/check-credentials.ts';
 import type { DownloadResult, ExecuteFunction, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
 import type { LocalConnectorConfig, Runtime } from '../runtime/runtime.ts';
 import { authHeadersFor } from '../runtime/credentials.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
-import { UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
+import { credentialsUnavailable, UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
 import type { Store, StoredConnector } from '../stores/types.ts';
 import { forTokenSubject } from './stale-token.ts';
@@ -35,7 +35,7 @@ export interface CreateConnectorInput {
 }
 
 /** An embedded source: a connector made from a source template (an embedded source). */
-export interface EmbeddedSourceInput {
+interface EmbeddedSourceInput {
   source_template_id: string;
   name: string;
   credentials: unknown;
@@ -54,7 +54,7 @@ export interface AccessScope {
  * 409: the workspace already has a connector of this type for this external user. The answer names
  * it, so a create retried after a lost response finds the first one instead of making a second.
  */
-export class ConnectorExistsError extends ConflictError {
+class ConnectorExistsError extends ConflictError {
   readonly connector_id: string;
 
   constructor(existing: StoredConnector) {
@@ -204,11 +204,7 @@ export class HostedConnectors {
       return this.keyring.decrypt(connector.credentials);
     } catch (error) {
       if (!(error instanceof UndecryptableValueError)) throw error;
-      throw new PlugboardError(
-        503,
-        `This server cannot open the connector's stored credentials (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`,
-        'credentials_unavailable',
-      );
+      throw credentialsUnavailable("open the connector's stored credentials", error);
     }
   }
 

@@ -17,7 +17,7 @@ export interface LoadedConnector {
   configured: boolean;
 }
 
-export interface HostedConnectorTypes {
+interface HostedConnectorTypes {
   runtime: Runtime;
   baseUrls: Record<string, string | undefined>;
   loaded: LoadedConnector[];

@@ -5,7 +5,7 @@ import { forTokenSubject } from './stale-token.ts';
 import type { TagMode, WidgetScope } from './token-claims.ts';
 
 /** Tag filters of templates: `any` matches a template with at least one listed tag, `all` one with every listed tag; no tags, everything. */
-export function matchesTags(templateTags: string[], selected: string[], mode: TagMode): boolean {
+function matchesTags(templateTags: string[], selected: string[], mode: TagMode): boolean {
   if (selected.length === 0) return true;
   return mode === 'all' ? selected.every((tag) => templateTags.includes(tag)) : selected.some((tag) => templateTags.includes(tag));
 }
@@ -37,7 +37,6 @@ export async function createTemplate(
   return template;
 }
 
-/** Templates of an organization, narrowed by a widget's tag filter when there is one. */
 /** Whether a widget offers the template: its token's tag filter for the template's kind (without a widget, every template). */
 export function offersTemplate(widget: WidgetScope | undefined, template: Template): boolean {
   if (!widget) return true;

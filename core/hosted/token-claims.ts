@@ -21,7 +21,7 @@ export type { OperatorTokenClaims, ScopedTokenClaims, TagMode, TokenClaims, Widg
 export type TokenUse = TokenClaims['token_use'];
 export type ClaimsFor<U extends TokenUse> = Extract<TokenClaims, { token_use: U }>;
 /** Claims of a token bound to one workspace. */
-export type WorkspaceTokenClaims = ClaimsFor<'scoped' | 'widget'>;
+type WorkspaceTokenClaims = ClaimsFor<'scoped' | 'widget'>;
 
 /** The widget scope a token carries: a widget token's own, none for any other. */
 export function widgetScopeOf(claims: TokenClaims | undefined): WidgetScope | undefined {

@@ -1,3 +1,4 @@
+import type { ActionDefinition, ConnectorDefinition, ResponseMapping, TransportSettings, UpstreamCall, UpstreamErrorSettings } from '../sdk/index.ts';
 import { isObject } from './value-shapes.ts';
 
 /** Fields of earlier SDK versions, and where what they said is written now. */
@@ -8,15 +9,41 @@ const MOVED: Record<string, string> = {
   recordFallbacks: 'a `hooks.transformResponse` function',
 };
 
-/** The fields the SDK declares at each level of a definition; anything else is a typo or a field that moved. */
+/** The fields the SDK declares at each level of a definition (checked against its types); anything else is a typo or a field that moved. */
 const KNOWN = {
-  connector: ['type', 'displayName', 'version', 'auth', 'defaultBaseUrl', 'transport', 'pagination', 'replicationConfig', 'actions', 'check'],
-  transport: ['timeoutMs', 'streamIdleTimeoutMs', 'maxRetries', 'maxRetryAfterSeconds', 'errors'],
-  errors: ['failureInBody', 'codePath', 'messagePath', 'statusByCode', 'detailByCode', 'rateLimitCodes', 'transientCodes'],
-  action: ['entity', 'action', 'description', 'params', 'record', 'meta', 'request', 'response', 'idempotent', 'paginated', 'hostedOnly', 'hooks'],
-  request: ['method', 'path', 'body', 'headerParams', 'defaults'],
-  response: ['records', 'meta'],
-} as const;
+  connector: [
+    'type',
+    'displayName',
+    'version',
+    'auth',
+    'defaultBaseUrl',
+    'transport',
+    'pagination',
+    'replicationConfig',
+    'actions',
+    'check',
+  ] as const satisfies ReadonlyArray<keyof ConnectorDefinition>,
+  transport: ['timeoutMs', 'streamIdleTimeoutMs', 'maxRetries', 'maxRetryAfterSeconds', 'errors'] as const satisfies ReadonlyArray<keyof TransportSettings>,
+  errors: ['failureInBody', 'codePath', 'messagePath', 'statusByCode', 'detailByCode', 'rateLimitCodes', 'transientCodes'] as const satisfies ReadonlyArray<
+    keyof UpstreamErrorSettings
+  >,
+  action: [
+    'entity',
+    'action',
+    'description',
+    'params',
+    'record',
+    'meta',
+    'request',
+    'response',
+    'idempotent',
+    'paginated',
+    'hostedOnly',
+    'hooks',
+  ] as const satisfies ReadonlyArray<keyof ActionDefinition>,
+  request: ['method', 'path', 'body', 'headerParams', 'defaults'] as const satisfies ReadonlyArray<keyof UpstreamCall>,
+  response: ['records', 'meta'] as const satisfies ReadonlyArray<keyof ResponseMapping>,
+};
 
 /**
  * Fields the SDK does not know, at every level of a definition. A field TypeScript would refuse is

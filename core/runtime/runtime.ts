@@ -8,6 +8,7 @@ import { compileConnector, loadConnectorModule } from '../plugins/load-connector
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import type { ConnectorDefinition } from '../sdk/index.ts';
 import { HttpTransport } from '../transport/http-transport.ts';
+import { upstreamClient } from '../execution/upstream-client.ts';
 import { createConnectorClient, type ConnectorClient, type ConnectorTypeMap } from './connector-client.ts';
 import { createRuntimeContainer, findConnector, registerConnector, TOKENS } from './container.ts';
 import { authHeadersFor, normalizeBaseUrl } from './credentials.ts';
@@ -101,7 +102,7 @@ export class Runtime {
     const headers = authHeadersFor(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
     const transport = new HttpTransport(baseUrl, definition.transport, headers);
-    const target: ExecutionTarget = { connector, transport, validateRecords: this.validateRecords, ...identity };
+    const target: ExecutionTarget = { connector, transport, upstream: upstreamClient(transport), validateRecords: this.validateRecords, ...identity };
     return (request: ExecuteRequest) => executeAction(target, request);
   }
 }

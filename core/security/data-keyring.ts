@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EncryptedValue } from '../stores/types.ts';
+import { PlugboardError } from '../errors.ts';
 import { narrowPrivateFile, preparePrivateDirectory } from './data-directory.ts';
 import { KeyConfigurationError } from './key-configuration-error.ts';
 
@@ -25,6 +26,18 @@ export class UndecryptableValueError extends Error {
     );
     this.name = 'UndecryptableValueError';
   }
+}
+
+/**
+ * The 503 `credentials_unavailable` for a stored secret this server's keys cannot open (`what`: the
+ * application's secret, the connector's stored credentials): the operator can act on the key id.
+ */
+export function credentialsUnavailable(what: string, error: UndecryptableValueError): PlugboardError {
+  return new PlugboardError(
+    503,
+    `This server cannot ${what} (data key "${error.keyId}" is not among its configured data keys); the operator must restore that key`,
+    'credentials_unavailable',
+  );
 }
 
 /**

@@ -27,15 +27,18 @@ export interface UpstreamAnswer {
 export const BACKOFF_LIMIT_MS = 2_000;
 
 /** How an upstream failure is retried: `rate_limit` always, `transient` on reads only, `final` never. */
-export type FailureKind = 'rate_limit' | 'transient' | 'final';
+type FailureKind = 'rate_limit' | 'transient' | 'final';
 
 /**
  * How a failure is retried. `answer` is the upstream's failed answer; undefined for a network
  * failure, a timeout or a body cut short, which are all passing.
  */
 export function failureKind(answer: UpstreamAnswer | undefined, settings: UpstreamErrorSettings): FailureKind {
-  if (answer === undefined) return 'transient';
-  const code = upstreamCode(answer, settings);
+  return answer === undefined ? 'transient' : kindOf(answer, upstreamCode(answer, settings), settings);
+}
+
+/** `failureKind` of an answer whose code was already read (read once per failure). */
+function kindOf(answer: UpstreamAnswer, code: string | undefined, settings: UpstreamErrorSettings): FailureKind {
   if (answer.status === 429 || (code !== undefined && settings.rateLimitCodes?.includes(code))) return 'rate_limit';
   if (code !== undefined && settings.transientCodes?.includes(code)) return 'transient';
   if (answer.inSuccessBody) return 'final';
@@ -68,7 +71,7 @@ function errorFromErrorBody(
 export function errorFromAnswer(answer: UpstreamAnswer, settings: TransportSettings): PlugboardError {
   const { errors } = settings;
   const code = upstreamCode(answer, errors);
-  if (failureKind(answer, errors) === 'rate_limit') {
+  if (kindOf(answer, code, errors) === 'rate_limit') {
     return new RateLimitedError('Upstream rate limit still in force after retries', retryAfterHint(answer, settings), code ?? 'rate_limited');
   }
   // A code in a success body that nobody listed is the caller's mistake until shown otherwise (400).

@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listen } from '../../testing/index.ts';
 
 /**
  * How to cut one answer: after `afterBytes` body bytes the connection ends cleanly (a FIN, no reset).
@@ -33,9 +34,9 @@ export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = await listen(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     cutNext: (cut) => pending.push(cut),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

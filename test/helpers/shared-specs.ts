@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SPECS_CACHE_DIR } from '../../scripts/specs/sources.ts';
+import { DRIVE_PREFIXED_FILE, SLACK_NOTOKEN_FILE, SPECS_CACHE_DIR } from '../../scripts/specs/sources.ts';
 
 /**
  * Finds the official upstream specs the conformance checks read. In order: the file an environment
@@ -23,11 +23,11 @@ export interface SharedSpec {
   envVar: string;
 }
 
-export const SLACK_SPEC: SharedSpec = { label: 'Slack', file: 'slack_web_openapi_v2.notoken.json', envVar: 'SLACK_OPENAPI_SPEC' };
-export const DRIVE_SPEC: SharedSpec = { label: 'Drive', file: 'drive-v3-openapi3.from-discovery.prefixed.json', envVar: 'DRIVE_OPENAPI_SPEC' };
+export const SLACK_SPEC: SharedSpec = { label: 'Slack', file: SLACK_NOTOKEN_FILE, envVar: 'SLACK_OPENAPI_SPEC' };
+export const DRIVE_SPEC: SharedSpec = { label: 'Drive', file: DRIVE_PREFIXED_FILE, envVar: 'DRIVE_OPENAPI_SPEC' };
 
 /** Where the spec is, or undefined; a variable naming a file that does not exist is an error. */
-export function findSharedSpec(spec: Pick<SharedSpec, 'file'> & { envVar?: string }): string | undefined {
+function findSharedSpec(spec: Pick<SharedSpec, 'file'> & { envVar?: string }): string | undefined {
   const named = spec.envVar ? process.env[spec.envVar] : undefined;
   if (named) {
     if (!existsSync(named)) throw new Error(`${spec.envVar}=${named}: no such file`);

@@ -29,7 +29,7 @@ export async function startErrorUpstream(codePath: string): Promise<ErrorUpstrea
 }
 
 /** `{error: {errors: [{reason: code}]}}` for `error.errors.0.reason`: a numeric segment is an array index. */
-export function bodyWithCode(codePath: string, code: string): unknown {
+function bodyWithCode(codePath: string, code: string): unknown {
   const segments = codePath === '' ? [] : codePath.split('.');
   let value: unknown = code;
   for (let i = segments.length - 1; i >= 0; i--) {
