@@ -68,6 +68,16 @@ export class ConflictError extends PlugboardError {
   }
 }
 
+/** 409 with a Retry-After hint: the context store has not finished the entity's first replication. */
+export class NotReadyError extends PlugboardError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(409, detail, 'context_store_not_ready');
+  }
+}
+
 /** 422 with a list of `{loc, msg, type}` issues, one per invalid field. */
 export class ValidationError extends PlugboardError {
   constructor(issues: ValidationIssue[]) {

@@ -34,6 +34,8 @@ export interface ServerConfig {
    * client address is read that many entries from its end. 0: the socket's address, the header ignored.
    */
   trustedProxyHops: number;
+  /** Seconds between two refreshes of a connector's context store (PLUGBOARD_REPLICATION_INTERVAL, default one hour). */
+  replicationIntervalSeconds: number;
 }
 
 /**
@@ -64,6 +66,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     requestTimeoutSeconds,
     maxConnections: integerSetting(env, 'PLUGBOARD_MAX_CONNECTIONS', 1024, 1),
     trustedProxyHops: integerSetting(env, 'PLUGBOARD_TRUSTED_PROXY_HOPS', 0, 0, 10),
+    replicationIntervalSeconds: integerSetting(env, 'PLUGBOARD_REPLICATION_INTERVAL', 3600, 1),
     credentialAttemptLimits: {
       failuresPerAddress: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_ADDRESS', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerAddress, 1),
       failuresPerClient: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_CLIENT', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerClient, 1),

@@ -21,6 +21,8 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** The runtime's clock (milliseconds since the epoch); tests move it past token and widget-origin expiries. */
   clock?: () => number;
+  /** How often due replication jobs are looked for (default 5 s). */
+  replicationPollMs?: number;
 }
 
 /**
@@ -42,6 +44,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     onKeyProblem: (message) => logger.error(message),
     clock: options.clock,
     credentialAttemptLimits: config.credentialAttemptLimits,
+    replication: {
+      intervalMs: config.replicationIntervalSeconds * 1000,
+      pollMs: options.replicationPollMs,
+      log: (event) => (event.event === 'replication_failed' ? logger.warn(event) : logger.info(event)),
+    },
   });
   const app = createApp(hosted, config, logger);
   const server = createHttpServer(app.callback(), config);
@@ -59,6 +66,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await close();
     throw error;
   });
+  hosted.replicationScheduler.start();
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${urlHost(config.host)}:${port}`,

@@ -5,6 +5,7 @@ import { slackConformance, validateSlackRequest, validateSlackResponse } from '.
 const TOKEN = 'xoxb-sandbox-test-0001';
 const WRITE_METHODS = new Set([
   'conversations.create',
+  'conversations.join',
   'conversations.rename',
   'conversations.setTopic',
   'conversations.setPurpose',
@@ -479,6 +480,94 @@ describe('Slack sandbox: conversations', () => {
     await fails(sb, 'conversations.create', { name: '--_' }, 'invalid_name_punctuation');
     await fails(sb, 'conversations.create', { name: 'general' }, 'name_taken');
     await fails(sb, 'conversations.create', { name: hiddenPrivate(sb).name }, 'name_taken');
+  });
+
+  it('conversations.join: the bot joins a public channel, then reads it and is counted as a member', async () => {
+    const sb = await start();
+    const channel = outsiderChannel(sb);
+    const parent = threadParent(sb, channel);
+    await fails(sb, 'conversations.history', { channel: channel.id }, 'not_in_channel');
+    await fails(sb, 'conversations.replies', { channel: channel.id, ts: parent.ts }, 'not_in_channel');
+    const before = (await ok(sb, 'conversations.info', { channel: channel.id, include_num_members: true })).channel;
+    expect(before.is_member).toBe(false);
+
+    const joined = await ok(sb, 'conversations.join', { channel: channel.id });
+    // A first join carries no warning.
+    expect(Object.keys(joined).sort()).toEqual(['channel', 'ok']);
+    expect(joined.channel).toMatchObject({ id: channel.id, name: channel.name, is_channel: true, is_private: false, is_member: true });
+    expect(channel.members.has(sb.botUserId)).toBe(true);
+
+    const info = await ok(sb, 'conversations.info', { channel: channel.id, include_num_members: true });
+    expect(info.channel).toMatchObject({ is_member: true, num_members: before.num_members + 1 });
+    const listed = await ok(sb, 'conversations.list', { limit: 1000 });
+    expect(listed.channels.find((c: { id: string }) => c.id === channel.id)).toMatchObject({ is_member: true, num_members: before.num_members + 1 });
+
+    // Slack announces the newcomer in the channel; that message is now the newest one.
+    const history = await ok(sb, 'conversations.history', { channel: channel.id, limit: 1 });
+    expect(history.messages).toEqual([
+      { type: 'message', subtype: 'channel_join', user: sb.botUserId, text: `<@${sb.botUserId}> has joined the channel`, ts: expect.any(String) },
+    ]);
+    expect(Number(history.messages[0].ts)).toBeGreaterThan(Number(messagesOf(sb, channel).at(-2)!.ts));
+    const thread = await ok(sb, 'conversations.replies', { channel: channel.id, ts: parent.ts });
+    expect(thread.messages).toHaveLength(parent.reply_count! + 1);
+    // Members may post and manage the channel too.
+    await ok(sb, 'chat.postMessage', { channel: channel.id, text: 'hello, I am new here' });
+  });
+
+  it('conversations.join: already a member is still ok, with the already_in_channel warning and no second join', async () => {
+    const sb = await start();
+    const channel = memberChannel(sb);
+    const size = channel.members.size;
+    const count = messagesOf(sb, channel).length;
+    for (const form of ['json', 'form'] as const) {
+      const again = await ok(sb, 'conversations.join', { channel: channel.id }, { form });
+      expect(again).toEqual({
+        ok: true,
+        channel: expect.objectContaining({ id: channel.id, is_member: true }),
+        warning: 'already_in_channel',
+        response_metadata: { warnings: ['already_in_channel'] },
+      });
+    }
+    expect([channel.members.size, messagesOf(sb, channel).length]).toEqual([size, count]);
+
+    // A channel the bot just joined answers the same way on the next call.
+    const outsider = outsiderChannel(sb);
+    expect((await ok(sb, 'conversations.join', { channel: outsider.id }, { form: 'form' })).warning).toBeUndefined();
+    expect((await ok(sb, 'conversations.join', { channel: outsider.id })).warning).toBe('already_in_channel');
+    expect(messagesOf(sb, outsider).filter((m) => m.subtype === 'channel_join' && m.user === sb.botUserId)).toHaveLength(1);
+  });
+
+  it('conversations.join errors: channel_not_found, method_not_supported_for_channel_type, is_archived, auth', async () => {
+    const sb = await start();
+    const outsider = outsiderChannel(sb);
+    await fails(sb, 'conversations.join', { channel: 'C0NOPE1234' }, 'channel_not_found');
+    await fails(sb, 'conversations.join', {}, 'channel_not_found');
+    // A private channel the bot is not in does not exist for its token.
+    await fails(sb, 'conversations.join', { channel: hiddenPrivate(sb).id }, 'channel_not_found');
+    const privateMember = channelWhere(sb, (c, m) => c.kind === 'private_channel' && m);
+    for (const kind of ['im', 'mpim'] as const) {
+      await fails(sb, 'conversations.join', { channel: channelWhere(sb, (c) => c.kind === kind).id }, 'method_not_supported_for_channel_type');
+    }
+    await fails(sb, 'conversations.join', { channel: privateMember.id }, 'method_not_supported_for_channel_type', { form: 'form' });
+    await fails(sb, 'conversations.join', { channel: archivedChannel(sb).id }, 'is_archived');
+    await fails(sb, 'conversations.join', { channel: outsider.id }, 'not_authed', { token: null });
+    await fails(sb, 'conversations.join', { channel: outsider.id }, 'invalid_auth', { token: 'xoxb-wrong' });
+    // Failed and unauthenticated calls change nothing.
+    expect(outsider.members.has(sb.botUserId)).toBe(false);
+
+    // An archived public channel the bot never joined (the 50-channel seed has one) cannot be joined either.
+    const big = await start({ channels: 50 });
+    const archivedOutsider = channelWhere(big, (c, m) => c.kind === 'public_channel' && c.is_archived && !m);
+    await fails(big, 'conversations.join', { channel: archivedOutsider.id }, 'is_archived');
+    expect(archivedOutsider.members.has(big.botUserId)).toBe(false);
+  });
+
+  it.runIf(slackConformance)('conversations.join answers are checked against the spec, which would catch a wrong shape', () => {
+    // Every call above already validates its body; this guards against the check passing vacuously.
+    expect(validateSlackResponse('conversations.join', { ok: true })).not.toEqual([]);
+    expect(validateSlackResponse('conversations.join', { ok: true, channel: { id: 'C0123' }, warning: 1 })).not.toEqual([]);
+    expect(validateSlackResponse('conversations.join', { ok: false, error: 'not_in_channel' })).not.toEqual([]);
+    expect(validateSlackResponse('conversations.join', { ok: false, error: 'is_archived' })).toEqual([]);
   });
 
   it('conversations.rename: previous_names, name rules, errors', async () => {

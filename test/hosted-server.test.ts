@@ -1020,6 +1020,27 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     expect((await get('api/v1/embedded/scoped-token/info', fresh.token)).statusCode).toBe(200);
   });
 
+  it('replicates a chat connector into the context store, refreshes it on demand and searches it', async () => {
+    const scoped = await fx.scopedToken('search-workspace');
+    const connector = await createChatConnector(scoped, 'search-user');
+    let state = json(await get(`api/v1/connectors/sources/${connector.id}/replication`, scoped));
+    for (let i = 0; i < 200 && state.status !== 'ready' && state.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      state = json(await get(`api/v1/connectors/sources/${connector.id}/replication`, scoped));
+    }
+    expect(state.status).toBe('ready');
+    const refresh = await post(`api/v1/connectors/sources/${connector.id}/replication`, scoped);
+    expect(refresh.statusCode).toBe(202);
+    const person = fx.chatSandbox.data.users.find((user) => !user.is_bot && /\w/.test(user.real_name ?? ''))!;
+    const found = await post(`api/v1/connectors/sources/${connector.id}/execute`, scoped, {
+      entity: 'users',
+      action: 'search',
+      params: { query: { filter: { fuzzy: { real_name: person.real_name } } }, limit: 3, fields: ['id', 'real_name'] },
+    });
+    expect(found.statusCode).toBe(200);
+    expect(json(found).result.hits[0].data.real_name).toBe(person.real_name);
+  });
+
   // Last: it reads every answer the tests above got.
   it('answered as /openapi.json declares: every status declared, every body on its schema, every operation answered a 2xx', async () => {
     const conformance = new HostedConformance(json(await get('openapi.json', null)));

@@ -9,6 +9,7 @@ import { channelSettingsActions } from './actions/channel-settings.ts';
 import { reactionsActions } from './actions/reactions.ts';
 import { authTestActions } from './actions/auth-test.ts';
 import { slackErrors } from './upstream-errors.ts';
+import { replicateChat } from './replication.ts';
 
 /** The team-chat connector, on the Slack Web API: users, channels, messages and threads, reactions. */
 export default defineConnector({
@@ -22,6 +23,7 @@ export default defineConnector({
   transport: { timeoutMs: 30_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: slackErrors },
   pagination: { cursorParam: 'cursor', nextCursorMeta: 'next_cursor' },
   replicationConfig,
+  replicate: replicateChat,
   actions: [
     ...usersActions,
     ...channelsActions,

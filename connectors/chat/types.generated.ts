@@ -62,7 +62,7 @@ export interface UsersGetParams {
 }
 
 /**
- * Search over the hosted context store.
+ * Search over the context store that replication fills.
  */
 export interface SearchParams {
   /**
@@ -70,26 +70,28 @@ export interface SearchParams {
    */
   query: {
     /**
-     * Filter conditions, {<operator>: {<field>: <value>}}; operators: eq, neq, gt, gte, lt, lte, in, like, fuzzy, keyword, not, and, or
+     * Filter conditions, {<operator>: {<field>: <value>}}; operators: eq, neq, gt, gte, lt, lte, in, like, keyword, fuzzy, contains, any, not, and, or. Fields are dot paths; `[]` addresses array elements. Several operators in one object are ANDed.
      */
     filter?: {};
     /**
-     * Sort conditions
+     * Sort conditions, [{<field>: "asc" | "desc"}, ...]; default: score descending, then id
      */
-    sort?: unknown[];
+    sort?: {
+      [k: string]: "asc" | "desc";
+    }[];
   };
   /**
-   * Maximum results (default 1000)
+   * Maximum results (default 1000, at most 1000)
    */
   limit?: number;
   /**
-   * The next_cursor of a previous response
+   * The next_cursor of a previous response to the same query
    */
   cursor?: string;
   /**
-   * Field paths to include
+   * Field paths to include in each hit's data: dot paths, or lists of keys
    */
-  fields?: string[];
+  fields?: (string | [string, ...string[]])[];
 }
 
 /**
@@ -98,10 +100,19 @@ export interface SearchParams {
 export interface SearchHits {
   hits: {
     id: string;
+    /**
+     * Relevance in (0, 1]: 1 for every hit of a filter without text operators
+     */
     score: number;
     data: {};
   }[];
+  /**
+   * Cursor of the next page of the same query; null on the last page
+   */
   next_cursor: string | null;
+  /**
+   * Milliseconds the search took in the store
+   */
   took_ms: number;
 }
 
@@ -604,7 +615,9 @@ export type ChatTypes = {
   'channels.update': { params: ChannelsUpdateParams; result: Channel; meta: Record<string, never> };
   'channels.search': { params: SearchParams; result: SearchHits; meta: Record<string, never> };
   'channel_messages.list': { params: ChannelMessagesListParams; result: Message[]; meta: HistoryMeta };
+  'channel_messages.search': { params: SearchParams; result: SearchHits; meta: Record<string, never> };
   'threads.list': { params: ThreadsListParams; result: ThreadMessage[]; meta: HistoryMeta };
+  'threads.search': { params: SearchParams; result: SearchHits; meta: Record<string, never> };
   'messages.create': { params: MessagesCreateParams; result: PostedMessage; meta: Record<string, never> };
   'messages.update': { params: MessagesUpdateParams; result: PostedMessage; meta: Record<string, never> };
   'channel_topics.create': { params: ChannelTopicsCreateParams; result: Channel; meta: Record<string, never> };

@@ -6,6 +6,7 @@ import { commentsActions } from './actions/comments.ts';
 import { revisionsActions } from './actions/revisions.ts';
 import { changesActions } from './actions/changes.ts';
 import { driveErrors } from './upstream-errors.ts';
+import { replicateFiles } from './replication.ts';
 
 /** The file-storage connector, on the Google Drive v3 REST API: files, shared drives, permissions, comments, revisions and changes. */
 export default defineConnector({
@@ -18,6 +19,7 @@ export default defineConnector({
   defaultBaseUrl: 'https://www.googleapis.com',
   transport: { timeoutMs: 60_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: driveErrors },
   pagination: { cursorParam: 'pageToken', nextCursorMeta: 'nextPageToken' },
+  replicate: replicateFiles,
   actions: [...filesActions, ...drivesActions, ...permissionsActions, ...commentsActions, ...revisionsActions, ...changesActions],
   // about.get works for any Drive token; `user` keeps the answer small. A refused token is a 401
   // authError; a token without any Drive scope a 403 insufficientPermissions.

@@ -216,6 +216,61 @@ export interface FilesExportDownloadParams {
 }
 
 /**
+ * Search over the context store that replication fills.
+ */
+export interface SearchParams {
+  /**
+   * Filter and sort conditions
+   */
+  query: {
+    /**
+     * Filter conditions, {<operator>: {<field>: <value>}}; operators: eq, neq, gt, gte, lt, lte, in, like, keyword, fuzzy, contains, any, not, and, or. Fields are dot paths; `[]` addresses array elements. Several operators in one object are ANDed.
+     */
+    filter?: {};
+    /**
+     * Sort conditions, [{<field>: "asc" | "desc"}, ...]; default: score descending, then id
+     */
+    sort?: {
+      [k: string]: "asc" | "desc";
+    }[];
+  };
+  /**
+   * Maximum results (default 1000, at most 1000)
+   */
+  limit?: number;
+  /**
+   * The next_cursor of a previous response to the same query
+   */
+  cursor?: string;
+  /**
+   * Field paths to include in each hit's data: dot paths, or lists of keys
+   */
+  fields?: (string | [string, ...string[]])[];
+}
+
+/**
+ * Search result: the matching records (`data`) with their relevance `score`, the cursor of the next page (null on the last) and the time the search took.
+ */
+export interface SearchHits {
+  hits: {
+    id: string;
+    /**
+     * Relevance in (0, 1]: 1 for every hit of a filter without text operators
+     */
+    score: number;
+    data: {};
+  }[];
+  /**
+   * Cursor of the next page of the same query; null on the last page
+   */
+  next_cursor: string | null;
+  /**
+   * Milliseconds the search took in the store
+   */
+  took_ms: number;
+}
+
+/**
  * List shared drives. The connector asks Drive for every field (fields=*), since Drive's own default response leaves out most of the fields the record schema has.
  */
 export interface DrivesListParams {
@@ -688,6 +743,7 @@ export type FileStorageTypes = {
   'files.get': { params: FilesGetParams; result: File; meta: Record<string, never> };
   'files.download': { params: FilesDownloadParams; result: Download; meta: Record<string, never>; download: true };
   'files_export.download': { params: FilesExportDownloadParams; result: Download; meta: Record<string, never>; download: true };
+  'files.search': { params: SearchParams; result: SearchHits; meta: Record<string, never> };
   'drives.list': { params: DrivesListParams; result: SharedDrive[]; meta: PageMeta };
   'drives.get': { params: DrivesGetParams; result: SharedDrive; meta: Record<string, never> };
   'permissions.list': { params: PermissionsListParams; result: Permission[]; meta: PageMeta };

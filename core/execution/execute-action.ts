@@ -9,6 +9,8 @@ import { executeDownload } from './execute-download.ts';
 import { checkRecords, type RecordValidation } from './record-validation.ts';
 import { mapResponse } from './response-mapping.ts';
 import type { DownloadResult, ExecuteRequest, ExecuteResult } from './types.ts';
+import type { ContextStore } from '../hosted/context-store/context-store.ts';
+import { planSearch } from '../hosted/context-store/search-query.ts';
 
 export interface ExecutionTarget {
   connector: CompiledConnector;
@@ -17,8 +19,10 @@ export interface ExecutionTarget {
   upstream: UpstreamClient;
   /** Reported in `execution_metadata.connector_id`: the stored connector's id when hosted, the type id in-process. */
   connectorId: string;
-  /** In-process instances call the third party themselves and have no context store to search. */
+  /** In-process instances call the third party themselves; only given a local context store can they search. */
   mode: 'in-process' | 'hosted';
+  /** Where search actions read: the hosted context store, or an in-process instance's local one (opened at first use). */
+  contextStore?: () => Promise<ContextStore>;
   /** Whether mapped records are checked against the record schema (the runtime's `validateRecords`). */
   validateRecords: RecordValidation;
 }
@@ -31,9 +35,9 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
   const action = target.connector.resolve(request?.entity, request?.action);
   const { definition } = action;
   // Said before params are checked: no params would make a hosted-only action work in-process.
-  if (definition.hostedOnly && target.mode === 'in-process') {
+  if (definition.hostedOnly && !target.contextStore) {
     throw new BadRequestError(
-      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the context store that the hosted server replicates into, which an in-process connector does not have.`,
+      `${definition.entity}.${definition.action} is available in hosted mode only: it searches the context store that the hosted server replicates into, which this in-process connector does not have (give it one: context_store: {path}).`,
       'hosted_mode_only',
     );
   }
@@ -46,10 +50,19 @@ export async function executeAction(target: ExecutionTarget, request: ExecuteReq
   }
   const params = prepareParams(action, given);
   if (definition.action === 'download') return executeDownload(target, action, params);
+  if (action.catalog && target.contextStore) {
+    const plan = planSearch(action.catalog, params);
+    const result = await (await target.contextStore()).search(target.connectorId, action.catalog, plan);
+    return envelope(target, result, {}, started);
+  }
   const body = await upstreamBody(target, action, params);
   const { hooks } = definition;
   const { result, meta } = mapResponse(action, hooks?.transformResponse ? hooks.transformResponse(body, params) : body);
-  if (!definition.hostedOnly) checkRecords(action, result, target.validateRecords);
+  checkRecords(action, result, target.validateRecords);
+  return envelope(target, result, meta, started);
+}
+
+function envelope(target: ExecutionTarget, result: unknown, meta: Record<string, unknown>, started: number): ExecuteResult {
   return {
     status: 'success',
     result,
@@ -75,10 +88,5 @@ async function upstreamBody(target: ExecutionTarget, action: CompiledAction, par
   const { request: call, hooks } = definition;
   if (hooks?.run) return hooks.run(params, target.upstream);
   if (call) return target.transport.requestJson({ call, params, idempotent: definition.idempotent ?? call.method === 'GET' });
-  // Hosted search reads the context store, which replication fills; this server has none yet.
-  throw new PlugboardError(
-    501,
-    `${definition.entity}.${definition.action} needs the context store, which this server does not run yet`,
-    'context_store_unavailable',
-  );
+  throw new PlugboardError(501, `${definition.entity}.${definition.action} has no upstream call`, 'not_implemented');
 }

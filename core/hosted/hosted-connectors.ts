@@ -8,6 +8,8 @@ import { toValidationIssues } from '../schema/validation-issues.ts';
 import { credentialsUnavailable, UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
 import type { Store, StoredConnector } from '../stores/types.ts';
+import type { ContextStore } from './context-store/context-store.ts';
+import type { ReplicationTarget } from './replication/run-replication.ts';
 import { forTokenSubject } from './stale-token.ts';
 import { offersTemplate } from './templates.ts';
 import type { WidgetScope } from './token-claims.ts';
@@ -86,6 +88,10 @@ export class HostedConnectors {
     private readonly runtime: Runtime,
     /** Upstream API root per connector type: a deployment setting, never taken from callers. */
     private readonly baseUrls: Record<string, string | undefined>,
+    /** Where replication stores records and search reads them. */
+    private readonly contextStore: ContextStore,
+    /** Told of each connector stored (its first replication) and deleted. */
+    private readonly lifecycle: { created(connector: StoredConnector): Promise<void>; deleted(id: string): Promise<void> },
   ) {}
 
   async create(scope: Required<AccessScope>, input: CreateConnectorInput): Promise<HostedConnectorRecord> {
@@ -132,6 +138,7 @@ export class HostedConnectors {
     };
     const kept = await forTokenSubject(this.store.createConnectorIfAbsent(connector));
     if (kept.id !== connector.id) throw new ConnectorExistsError(kept);
+    await this.lifecycle.created(connector);
     return toRecord(connector);
   }
 
@@ -174,6 +181,20 @@ export class HostedConnectors {
     await this.find(scope, id);
     await this.store.deleteConnector(id);
     this.executors.delete(id);
+    await this.lifecycle.deleted(id);
+  }
+
+  /** What replication runs with, or undefined when the connector is gone. */
+  async replicationTarget(id: string): Promise<ReplicationTarget | undefined> {
+    const connector = await this.store.getConnector(id);
+    if (!connector) return undefined;
+    const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
+    const instance = this.runtime.instance(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
+      connectorId: id,
+      mode: 'hosted',
+      contextStore: async () => this.contextStore,
+    });
+    return { ...instance, connectorId: id, config: connector.replication_config ?? undefined };
   }
 
   async execute(scope: AccessScope, id: string, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
@@ -215,6 +236,7 @@ export class HostedConnectors {
     const execute = this.runtime.executor(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
       connectorId: connector.id,
       mode: 'hosted',
+      contextStore: async () => this.contextStore,
     });
     if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
     this.executors.set(connector.id, execute);

@@ -11,6 +11,11 @@ import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector } fro
 import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
 import { WidgetOrigins } from './widget-origins.ts';
+import type { ContextStore } from './context-store/context-store.ts';
+import { createContextStore } from './context-store/create-context-store.ts';
+import { ConnectorReplication } from './replication/connector-replication.ts';
+import { ReplicationJobs } from './replication/replication-jobs.ts';
+import { ReplicationScheduler, type ReplicationEvent } from './replication/replication-scheduler.ts';
 import { LocalWorkspaceDirectory, type CloudWorkspaceDirectory } from './workspaces.ts';
 
 export interface HostedRuntimeOptions {
@@ -35,6 +40,8 @@ export interface HostedRuntimeOptions {
   clock?: () => number;
   /** Limits on failed application-credential attempts (default DEFAULT_CREDENTIAL_ATTEMPT_LIMITS). */
   credentialAttemptLimits?: CredentialAttemptLimitOptions;
+  /** Between two refreshes of a connector's context store (default one hour), and how often due ones are looked for. */
+  replication?: { intervalMs?: number; pollMs?: number; leaseMs?: number; log?: (event: ReplicationEvent) => void };
 }
 
 /** Everything the hosted service runs on, built once at start: what `server/` adapts to HTTP. */
@@ -50,6 +57,11 @@ export interface HostedRuntime {
   /** Every connector type served, with its version and upstream: what the start-up log lists. */
   loadedConnectors: LoadedConnector[];
   connectors: HostedConnectors;
+  /** Replicated records for search, and the jobs that fill it. */
+  contextStore: ContextStore;
+  replication: ConnectorReplication;
+  /** Runs replication jobs; started by the server, stopped by close(). */
+  replicationScheduler: ReplicationScheduler;
   cloud: CloudWorkspaceDirectory;
   /**
    * A widget's scoped token, its origin recorded (WidgetOrigins) until the token expires before it is
@@ -77,6 +89,31 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     throw error;
   }
   const widgetOrigins = new WidgetOrigins(store, { clock: options.clock });
+  const contextStore = await createContextStore({ databaseUrl: options.databaseUrl, schema: options.databaseSchema, dataDir: options.dataDir }).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
+  for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
+  const jobs = new ReplicationJobs(contextStore.driver, options.clock);
+  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, baseUrls, contextStore, {
+    async created(connector) {
+      if (runtime.plugin(connector.connector_type).searchCatalogs().size === 0) return;
+      await jobs.add(connector.id);
+      replicationScheduler.trigger();
+    },
+    deleted: (id) => contextStore.deleteConnector(id),
+  });
+  const replicationScheduler = new ReplicationScheduler({
+    jobs,
+    store: contextStore,
+    target: (id) => connectors.replicationTarget(id),
+    intervalMs: options.replication?.intervalMs ?? 3_600_000,
+    pollMs: options.replication?.pollMs,
+    leaseMs: options.replication?.leaseMs,
+    log: options.replication?.log,
+  });
   return {
     store,
     keyring,
@@ -85,13 +122,20 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     tokens,
     applications: new Applications(store, new ClientSecrets(keyring), new CredentialAttemptLimits(store, options.credentialAttemptLimits)),
     widgetOrigins,
-    connectors: new HostedConnectors(store, keyring, runtime, baseUrls),
+    connectors,
+    contextStore,
+    replication: new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler),
+    replicationScheduler,
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
     async issueWidgetToken(organizationId, workspaceId, widget) {
       const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);
       await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);
       return token;
     },
-    close: () => store.close(),
+    async close() {
+      await replicationScheduler.stop();
+      await contextStore.close();
+      await store.close();
+    },
   };
 }

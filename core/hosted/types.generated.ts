@@ -14,6 +14,7 @@ import executeResponseSchema from '../../schemas/server/execute-response.json' w
 import healthResponseSchema from '../../schemas/server/health-response.json' with { type: 'json' };
 import jsonWebKeySetSchema from '../../schemas/server/json-web-key-set.json' with { type: 'json' };
 import operatorTokenResponseSchema from '../../schemas/server/operator-token-response.json' with { type: 'json' };
+import replicationStateSchema from '../../schemas/server/replication-state.json' with { type: 'json' };
 import scopedTokenInfoResponseSchema from '../../schemas/server/scoped-token-info-response.json' with { type: 'json' };
 import scopedTokenRequestSchema from '../../schemas/server/scoped-token-request.json' with { type: 'json' };
 import scopedTokenResponseSchema from '../../schemas/server/scoped-token-response.json' with { type: 'json' };
@@ -75,6 +76,7 @@ export interface ServerSchemas {
   "health-response.json": HealthResponse;
   "json-web-key-set.json": JsonWebKeySet;
   "operator-token-response.json": OperatorTokenResponse;
+  "replication-state.json": ReplicationState;
   "scoped-token-info-response.json": ScopedTokenInfoResponse;
   "scoped-token-request.json": ScopedTokenRequest;
   "scoped-token-response.json": ScopedTokenResponse;
@@ -343,6 +345,34 @@ export interface OperatorTokenResponse {
   organization_id: string;
 }
 /**
+ * A hosted connector's replication into its context store: the last (or current) run and each searchable entity.
+ */
+export interface ReplicationState {
+  /**
+   * pending: not run yet; loading: a run is in progress; ready: the last run finished; failed: the last run failed (it is retried)
+   */
+  status: "pending" | "loading" | "ready" | "failed";
+  started_at: string | null;
+  finished_at: string | null;
+  /**
+   * Why the last run failed
+   */
+  error: string | null;
+  entities: {
+    [k: string]: {
+      status: "pending" | "loading" | "ready" | "failed";
+      /**
+       * Records stored when the entity was last read through
+       */
+      records: number;
+      /**
+       * When a run last read the entity through; search answers 409 until then
+       */
+      synced_at: string | null;
+    };
+  };
+}
+/**
  * What a scoped token is for.
  */
 export interface ScopedTokenInfoResponse {
@@ -550,6 +580,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'health-response.json': healthResponseSchema,
   'json-web-key-set.json': jsonWebKeySetSchema,
   'operator-token-response.json': operatorTokenResponseSchema,
+  'replication-state.json': replicationStateSchema,
   'scoped-token-info-response.json': scopedTokenInfoResponseSchema,
   'scoped-token-request.json': scopedTokenRequestSchema,
   'scoped-token-response.json': scopedTokenResponseSchema,

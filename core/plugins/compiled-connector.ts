@@ -2,6 +2,10 @@ import type { ValidateFunction } from 'ajv';
 import { invalidField } from '../errors.ts';
 import { ACTION_NAMES, type ActionDefinition, type ConnectorDefinition } from '../sdk/index.ts';
 import type { ConnectorValidators } from './schema-compilation.ts';
+import { FieldCatalog } from '../hosted/context-store/field-catalog.ts';
+
+/** Action names accepted for another: newer clients say `context_store_search` for `search`. */
+const ACTION_ALIASES: Record<string, string> = { context_store_search: 'search' };
 
 export interface CompiledAction {
   definition: ActionDefinition;
@@ -9,6 +13,8 @@ export interface CompiledAction {
   validateRecord: ValidateFunction;
   /** Property names of the record schema: every record carries them all, null when upstream omitted one. */
   recordFields: string[];
+  /** Search actions: the fields of the entity's stored documents. */
+  catalog?: FieldCatalog;
 }
 
 /** A loaded connector: its definition with every schema compiled once, and actions indexed by entity. */
@@ -29,6 +35,7 @@ export class CompiledConnector {
         definition: action,
         ...validators.actions.get(`${action.entity}.${action.action}`)!,
         recordFields: Object.keys((action.record.properties as Record<string, unknown> | undefined) ?? {}),
+        ...(action.searchIndex ? { catalog: new FieldCatalog(action.entity, action.searchIndex) } : {}),
       });
       this.actions.set(action.entity, byAction);
     }
@@ -42,12 +49,23 @@ export class CompiledConnector {
     return [...this.actions.keys()];
   }
 
+  /** The searchable entities and their catalogs: what replication fills. */
+  searchCatalogs(): Map<string, FieldCatalog> {
+    const catalogs = new Map<string, FieldCatalog>();
+    for (const [entity, byAction] of this.actions) {
+      const catalog = byAction.get('search')?.catalog;
+      if (catalog) catalogs.set(entity, catalog);
+    }
+    return catalogs;
+  }
+
   actionsOf(entity: string): string[] {
     return [...(this.actions.get(entity)?.keys() ?? [])];
   }
 
   /** Finds entity.action, or throws the 422 that names what is allowed. */
-  resolve(entity: unknown, action: unknown): CompiledAction {
+  resolve(entity: unknown, given: unknown): CompiledAction {
+    const action = typeof given === 'string' ? (ACTION_ALIASES[given] ?? given) : given;
     if (entity === undefined) throw invalidField(['body', 'entity'], 'field required', 'value_error.missing');
     if (action === undefined) throw invalidField(['body', 'action'], 'field required', 'value_error.missing');
     if (typeof entity !== 'string') throw invalidField(['body', 'entity'], 'value is not a valid string', 'type_error.str');

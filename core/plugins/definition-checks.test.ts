@@ -136,8 +136,17 @@ describe('checkDefinition', () => {
     expect(problemsWith(list, get, { ...update, hooks: { run: async () => ({}) } })).toEqual([
       'actions[2] (items.update): `hooks.run` takes the place of `request`: declare one of them, not both',
     ]);
-    // A hosted-only action calls no upstream.
-    expect(problemsWith(list, get, { ...get, action: 'search', request: undefined, hostedOnly: true })).toEqual([]);
+    // A hosted-only action calls no upstream; a search says what the store keeps, and needs the connector's replicate.
+    const searchIndex = { document: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } }, id: 'id', textFields: ['name'] };
+    expect(problemsWith(list, get, { ...get, action: 'search', request: undefined, hostedOnly: true, searchIndex })).toEqual([
+      "actions[2] (items.search): a search action needs the connector's `replicate` function, which fills the context store",
+    ]);
+    expect(problemsWith(list, get, { ...get, action: 'search', request: undefined, hostedOnly: true })).toEqual([
+      'actions[2] (items.search): a search action declares `searchIndex` (use defineSearchAction(entity, index))',
+    ]);
+    expect(
+      problemsWith(list, get, { ...get, action: 'search', request: undefined, hostedOnly: true, searchIndex: { ...searchIndex, textFields: ['nope'] } }),
+    ).toContain('actions[2] (items.search): `searchIndex`: items: text field "nope" must be a string field of the document outside arrays');
   });
 
   it('refuses a paginated list without connector pagination, a cursor meta or a cursor param', () => {

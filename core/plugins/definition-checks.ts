@@ -7,6 +7,7 @@ import {
   type UpstreamCall,
   type UpstreamErrorSettings,
 } from '../sdk/index.ts';
+import { FieldCatalog } from '../hosted/context-store/field-catalog.ts';
 import { unknownFields } from './unknown-fields.ts';
 import { isObject, isStringList, isStringMap } from './value-shapes.ts';
 
@@ -65,8 +66,34 @@ export function checkDefinition(candidate: unknown): string[] {
       }
     }
     problems.push(...checkUpstreamCall(action).map((problem) => `${where}: ${problem}`));
+    problems.push(...checkSearchIndex(action, def.replicate).map((problem) => `${where}: ${problem}`));
   });
+  if (def.replicate !== undefined && typeof def.replicate !== 'function') problems.push('`replicate` must be a function');
   return [...problems, ...checkCredentialCheck(def.check, def.actions, def.transport?.errors)];
+}
+
+/** A search reads what replication stored: it declares what is kept (`searchIndex`), and the connector how to fill it. */
+function checkSearchIndex(action: ActionDefinition, replicate: unknown): string[] {
+  if (action.action !== 'search') {
+    return action.searchIndex === undefined ? [] : ['`searchIndex` belongs to search actions only'];
+  }
+  const index = action.searchIndex;
+  if (!isObject(index)) return ['a search action declares `searchIndex` (use defineSearchAction(entity, index))'];
+  const problems: string[] = [];
+  if (!isObject(index.document) || !isObject(index.document.properties)) problems.push('`searchIndex.document` must be a JSON Schema with properties');
+  if (!(typeof index.id === 'string' || (isStringList(index.id) && index.id.length > 0))) problems.push('`searchIndex.id` must name a field or fields');
+  if (!isStringList(index.textFields)) problems.push('`searchIndex.textFields` must list field paths');
+  if (index.substringFields !== undefined && !isStringList(index.substringFields)) problems.push('`searchIndex.substringFields` must list field paths');
+  if (index.indexedFields !== undefined && !isStringList(index.indexedFields)) problems.push('`searchIndex.indexedFields` must list field paths');
+  if (problems.length === 0) {
+    try {
+      new FieldCatalog(action.entity, index);
+    } catch (error) {
+      problems.push(`\`searchIndex\`: ${(error as Error).message}`);
+    }
+  }
+  if (replicate === undefined) problems.push("a search action needs the connector's `replicate` function, which fills the context store");
+  return problems;
 }
 
 /**

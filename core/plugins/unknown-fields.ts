@@ -22,6 +22,7 @@ const KNOWN = {
     'replicationConfig',
     'actions',
     'check',
+    'replicate',
   ] as const satisfies ReadonlyArray<keyof ConnectorDefinition>,
   transport: ['timeoutMs', 'streamIdleTimeoutMs', 'maxRetries', 'maxRetryAfterSeconds', 'errors'] as const satisfies ReadonlyArray<keyof TransportSettings>,
   errors: ['failureInBody', 'codePath', 'messagePath', 'statusByCode', 'detailByCode', 'rateLimitCodes', 'transientCodes'] as const satisfies ReadonlyArray<
@@ -40,6 +41,7 @@ const KNOWN = {
     'paginated',
     'hostedOnly',
     'hooks',
+    'searchIndex',
   ] as const satisfies ReadonlyArray<keyof ActionDefinition>,
   request: ['method', 'path', 'body', 'headerParams', 'defaults'] as const satisfies ReadonlyArray<keyof UpstreamCall>,
   response: ['records', 'meta'] as const satisfies ReadonlyArray<keyof ResponseMapping>,

@@ -1,4 +1,5 @@
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
+import type { EntityState } from '../hosted/context-store/context-store.ts';
 import { checkCredentials, type CredentialCheckResult } from '../execution/check-credentials.ts';
 import { paginate } from '../execution/paginate.ts';
 import type { DownloadResult, ExecuteFunction, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
@@ -60,14 +61,31 @@ export interface ConnectorHandle<M extends ConnectorTypeMap> {
   checkCredentials(): Promise<CredentialCheckResult>;
 }
 
-export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = ConnectorHandle<M> & ConnectorFacade<M>;
+/** What an in-process instance given a local context store adds (`context_store: {path}`). */
+export interface LocalContextStoreHandle {
+  /**
+   * Replicates the upstream into the local context store (the connector's replication, as the
+   * hosted server runs it) and resolves to each searchable entity's state. `config` is the
+   * connector's replication_config (chat: start_date, lookback_window, join_channels).
+   */
+  replicate(config?: Record<string, unknown>): Promise<Record<string, EntityState>>;
+  /** Closes the local context store's database. */
+  close(): Promise<void>;
+}
+
+export type ConnectorClient<M extends ConnectorTypeMap = UntypedConnector> = ConnectorHandle<M> & ConnectorFacade<M> & Partial<LocalContextStoreHandle>;
 
 /**
  * Builds the client both modes share: the in-process instance and the hosted variant differ only in
  * the `execute` function they hand in.
  */
-export function createConnectorClient<M extends ConnectorTypeMap>(connector: CompiledConnector, execute: ExecuteFunction): ConnectorClient<M> {
+export function createConnectorClient<M extends ConnectorTypeMap>(
+  connector: CompiledConnector,
+  execute: ExecuteFunction,
+  local?: LocalContextStoreHandle,
+): ConnectorClient<M> {
   const client: Record<string, unknown> = {
+    ...local,
     type: connector.type,
     execute,
     paginate: (request: ExecuteRequest) => paginate(connector, execute, request),

@@ -14,12 +14,18 @@ import { createRuntimeContainer, findConnector, registerConnector, TOKENS } from
 import { authHeadersFor, normalizeBaseUrl } from './credentials.ts';
 import { createHostedExecutor } from '../hosted-client/hosted-executor.ts';
 import type { HostedConnectorConfig } from '../hosted-client/hosted-session.ts';
+import { openLocalContextStore } from './local-context-store.ts';
 
 /** An in-process connector instance: the caller's credentials, and optionally another API root. */
 export interface LocalConnectorConfig {
   credentials: { access_token: string } | { token: string };
   /** API root; the connector appends its paths. Defaults to the connector's `defaultBaseUrl`. */
   base_url?: string;
+  /**
+   * A local context store (a SQLite file, created if missing): the instance gains `replicate()` and
+   * the same `search` actions as the hosted server. Without it, search is a 400 `hosted_mode_only`.
+   */
+  context_store?: { path: string };
 }
 
 export interface RuntimeOptions {
@@ -31,6 +37,9 @@ export interface RuntimeOptions {
    */
   validateRecords?: RecordValidation;
 }
+
+/** Who an instance is: the stored connector's id when hosted (the type id in-process), and where its search reads. */
+export type InstanceIdentity = Pick<ExecutionTarget, 'connectorId' | 'mode' | 'contextStore'>;
 
 /** Holds the loaded connector plugins (in its own tsyringe container) and makes instances of them. */
 export class Runtime {
@@ -85,24 +94,31 @@ export class Runtime {
   connector<M extends ConnectorTypeMap>(type: string, config: LocalConnectorConfig | HostedConnectorConfig): ConnectorClient<M> {
     const plugin = this.plugin(type);
     if (config && 'server_url' in config) return createConnectorClient<M>(plugin, createHostedExecutor(plugin, config));
-    return createConnectorClient<M>(plugin, this.executor(type, config));
+    if (!config?.context_store) return createConnectorClient<M>(plugin, this.executor(type, config));
+    const local = openLocalContextStore(plugin, config.context_store);
+    const instance = this.instance(type, config, { connectorId: type, mode: 'in-process', contextStore: local.open });
+    return createConnectorClient<M>(plugin, instance.execute, {
+      replicate: (replicationConfig) => local.replicate({ ...instance, connectorId: type }, replicationConfig),
+      close: local.close,
+    });
   }
 
   /**
    * The execute function of one connector instance. The hosted server uses it with a stored
    * connector's id and mode `hosted`; the in-process client with the type id.
    */
-  executor(
-    type: string,
-    config: LocalConnectorConfig,
-    identity: { connectorId: string; mode: ExecutionTarget['mode'] } = { connectorId: type, mode: 'in-process' },
-  ) {
+  executor(type: string, config: LocalConnectorConfig, identity: InstanceIdentity = { connectorId: type, mode: 'in-process' }) {
+    return this.instance(type, config, identity).execute;
+  }
+
+  /** An instance's execute function, and the upstream client its hooks (and replication) call through. */
+  instance(type: string, config: LocalConnectorConfig, identity: InstanceIdentity = { connectorId: type, mode: 'in-process' }) {
     const connector = this.plugin(type);
     const { definition } = connector;
     const headers = authHeadersFor(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
     const transport = new HttpTransport(baseUrl, definition.transport, headers);
     const target: ExecutionTarget = { connector, transport, upstream: upstreamClient(transport), validateRecords: this.validateRecords, ...identity };
-    return (request: ExecuteRequest) => executeAction(target, request);
+    return { connector, upstream: target.upstream, execute: (request: ExecuteRequest) => executeAction(target, request) };
   }
 }

@@ -165,7 +165,63 @@ export interface ActionDefinition<P extends object = object> {
   hostedOnly?: boolean;
   /** The action's own code, for what the declared call and mapping cannot say. */
   hooks?: ActionHooks<P>;
+  /** Search actions: what the context store keeps of the entity and how it is indexed (see `defineSearchAction`). */
+  searchIndex?: SearchIndex;
 }
+
+/**
+ * What the context store keeps of one entity, declared on its `search` action: the document schema
+ * (the searchable fields with their types, which checks filters and types the hits), how a record's
+ * id is made, and which string fields are full-text indexed.
+ */
+export interface SearchIndex {
+  /** JSON Schema of a stored document: its top-level properties are the fields kept; nested `properties` and array `items` give dot paths. */
+  document: JsonSchema;
+  /** The field holding the record's id, or fields whose values joined by `:` make it (a message: channel_id, ts). */
+  id: string | string[];
+  /** String fields (dot paths) indexed by word for `keyword` and `fuzzy`. */
+  textFields: string[];
+  /** String fields (dot paths) indexed by trigram, so `like` on them needs no scan: short ones (names), as the index is large. Text and substring fields together: at most 64. */
+  substringFields?: string[];
+  /**
+   * Plain fields (dot paths outside arrays) with a B-tree index: `eq`, ranges, `in` and sorts on them
+   * read the index; on others they scan the entity. Each index slows writes. Default: the top-level
+   * string and number fields that are not text fields.
+   */
+  indexedFields?: string[];
+}
+
+/** A record as replication hands it to the store: any JSON object; the store keeps the document's fields. */
+export type StoredRecord = Record<string, unknown>;
+
+/**
+ * What a connector's `replicate` hook works with: its instance's own actions (core's retries, rate
+ * limits and pagination; a rate limit only slows replication down) and the context store it fills.
+ */
+export interface ReplicationContext<C = Record<string, unknown>> {
+  /** The hosted connector's `replication_config` (in-process: what `replicate()` was given); undefined when none was set. */
+  config: C | undefined;
+  /** The time the run started. */
+  startedAt: Date;
+  /** Runs one of the connector's own actions and resolves to its `result`. */
+  call(entity: string, action: string, params?: Record<string, unknown>): Promise<unknown>;
+  /** Every record of a paginated list, page after page. */
+  list(entity: string, action: string, params?: Record<string, unknown>): AsyncIterable<StoredRecord>;
+  /** A call that is no declared action (Slack's `conversations.join`), on the instance's transport. */
+  upstream: UpstreamClient;
+  /** Replaces the entity whole: records not yielded disappear, once every record was read (nothing is dropped if the run stops early). */
+  replaceAll(entity: string, records: AsyncIterable<StoredRecord>): Promise<number>;
+  /** Adds or updates records (incremental entities); ids come from the entity's `searchIndex.id`. */
+  upsert(entity: string, records: StoredRecord[]): Promise<void>;
+  /** Marks an incremental entity as read through this run (its `synced_at`), once all its parts are. */
+  entityDone(entity: string): Promise<void>;
+  /** A checkpoint kept between runs (the newest message read per channel): saved only after what it vouches for is stored. */
+  checkpoint(key: string): Promise<string | undefined>;
+  saveCheckpoint(key: string, value: string): Promise<void>;
+}
+
+/** How a connector fills its context store: a function of its own, run by core's replication jobs. */
+export type ReplicateFunction = (context: ReplicationContext) => Promise<void>;
 
 /**
  * How to tell whether credentials work before they are stored: one of the connector's own read
@@ -201,4 +257,6 @@ export interface ConnectorDefinition {
   actions: ActionDefinition[];
   /** The call that checks credentials; without one, credentials are stored unchecked. */
   check?: CredentialCheck;
+  /** Fills the context store that `search` actions read; required when the connector declares one. */
+  replicate?: ReplicateFunction;
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { PlugboardError, RateLimitedError } from '../../core/errors.ts';
+import { NotReadyError, PlugboardError, RateLimitedError } from '../../core/errors.ts';
 
 /**
  * Every failure leaves as a JSON error body: `detail`, plus `error_code` when the error has one.
@@ -16,7 +16,8 @@ export function errorHandler(logger: Logger): Middleware {
       if (error instanceof PlugboardError) {
         ctx.status = error.status;
         ctx.body = error.toJSON();
-        if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
+        if ((error instanceof RateLimitedError || error instanceof NotReadyError) && error.retryAfterSeconds !== undefined)
+          ctx.set('Retry-After', String(error.retryAfterSeconds));
         return;
       }
       const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;

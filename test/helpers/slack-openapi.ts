@@ -39,8 +39,9 @@ const GLOBAL_EXTRA_ERROR_CODES = ['ratelimited', 'internal_error'];
 
 const EXTRA_ERROR_CODES: Readonly<Record<string, readonly string[]>> = {
   'conversations.list': ['invalid_cursor', 'invalid_types'],
-  'conversations.history': ['invalid_cursor'],
-  'conversations.replies': ['invalid_cursor', 'invalid_ts_latest', 'invalid_ts_oldest'],
+  // A bot token reads only conversations it is in; Slack answers not_in_channel otherwise.
+  'conversations.history': ['invalid_cursor', 'not_in_channel'],
+  'conversations.replies': ['invalid_cursor', 'invalid_ts_latest', 'invalid_ts_oldest', 'not_in_channel'],
   'chat.postMessage': ['invalid_json', 'json_not_object', 'invalid_blocks', 'invalid_attachments', 'invalid_thread_ts', 'thread_not_found'],
   'chat.update': ['invalid_blocks', 'invalid_attachments'],
   'reactions.add': ['channel_not_found', 'is_archived'],

@@ -5,6 +5,7 @@ import createParams from '../../../schemas/chat/params/channels.create.json' wit
 import updateParams from '../../../schemas/chat/params/channels.update.json' with { type: 'json' };
 import channel from '../../../schemas/chat/records/channel.json' with { type: 'json' };
 import cursorMeta from '../../../schemas/chat/meta/cursor-meta.json' with { type: 'json' };
+import channelDocument from '../../../schemas/chat/search/channels.json' with { type: 'json' };
 
 export const channelsActions = [
   defineAction({
@@ -45,5 +46,10 @@ export const channelsActions = [
     request: { method: 'POST', path: '/conversations.rename', body: 'json' },
     response: { records: 'channel' },
   }),
-  defineSearchAction('channels'),
+  defineSearchAction('channels', {
+    document: channelDocument,
+    id: 'id',
+    textFields: ['name', 'topic.value', 'purpose.value'],
+    substringFields: ['name', 'name_normalized'],
+  }),
 ];

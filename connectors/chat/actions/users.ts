@@ -3,6 +3,7 @@ import listParams from '../../../schemas/chat/params/users.list.json' with { typ
 import getParams from '../../../schemas/chat/params/users.get.json' with { type: 'json' };
 import user from '../../../schemas/chat/records/user.json' with { type: 'json' };
 import cursorMeta from '../../../schemas/chat/meta/cursor-meta.json' with { type: 'json' };
+import userDocument from '../../../schemas/chat/search/users.json' with { type: 'json' };
 
 export const usersActions = [
   defineAction({
@@ -25,5 +26,12 @@ export const usersActions = [
     request: { method: 'GET', path: '/users.info' },
     response: { records: 'user' },
   }),
-  defineSearchAction('users'),
+  defineSearchAction('users', {
+    document: userDocument,
+    id: 'id',
+    textFields: ['name', 'real_name', 'profile.display_name', 'profile.real_name', 'profile.title'],
+    substringFields: ['name', 'profile.email'],
+    // What people filter and sort users by; each index slows replication.
+    indexedFields: ['name', 'tz', 'updated', 'profile.email'],
+  }),
 ];

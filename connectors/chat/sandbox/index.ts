@@ -25,7 +25,7 @@ export type {
 export { BASE_EPOCH } from './seed.ts';
 
 /**
- * A local emulator of the Slack Web API (14 methods) over plain HTTP, backed by deterministic seeded
+ * A local emulator of the Slack Web API (15 methods) over plain HTTP, backed by deterministic seeded
  * data, with fault injection for rate limits and server errors.
  */
 export class SlackSandbox {

@@ -13,6 +13,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Scopes a bot token needs for the emulated methods; echoed like Slack's X-OAuth-Scopes header. */
 const OAUTH_SCOPES = [
   'channels:history',
+  'channels:join',
   'channels:manage',
   'channels:read',
   'chat:write',

@@ -179,8 +179,16 @@ export class SandboxStore implements SandboxData {
     this.initConversation(channel.id);
     this.channelsVersion++;
     // Slack opens every new channel with the creator's join message.
-    this.addSystemMessage(channel, creator, 'channel_join', `<@${creator}> has joined the channel`, {}, micros + 1);
+    this.addJoinMessage(channel, creator, micros + 1);
     return channel;
+  }
+
+  /** Adds a member the way Slack does: the member count grows and the channel gets a channel_join message. */
+  joinChannel(channel: SandboxChannel, user: string): void {
+    channel.members.add(user);
+    // Membership decides what the token can see, which cached listings filter on.
+    this.channelsVersion++;
+    this.addJoinMessage(channel, user);
   }
 
   renameChannel(channel: SandboxChannel, name: string, by: string): void {
@@ -266,6 +274,10 @@ export class SandboxStore implements SandboxData {
       user,
       text: subtype === 'channel_join' ? text : `<@${user}> ${text}`,
     });
+  }
+
+  private addJoinMessage(channel: SandboxChannel, user: string, micros = this.nextMicros()): void {
+    this.addSystemMessage(channel, user, 'channel_join', `<@${user}> has joined the channel`, {}, micros);
   }
 
   private touch(channel: SandboxChannel): void {

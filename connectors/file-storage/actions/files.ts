@@ -1,4 +1,4 @@
-import { defineAction } from '../../../core/sdk/index.ts';
+import { defineAction, defineSearchAction } from '../../../core/sdk/index.ts';
 import listParams from '../../../schemas/file-storage/params/files.list.json' with { type: 'json' };
 import getParams from '../../../schemas/file-storage/params/files.get.json' with { type: 'json' };
 import downloadParams from '../../../schemas/file-storage/params/files.download.json' with { type: 'json' };
@@ -6,6 +6,7 @@ import exportParams from '../../../schemas/file-storage/params/files_export.down
 import file from '../../../schemas/file-storage/records/file.json' with { type: 'json' };
 import download from '../../../schemas/file-storage/records/download.json' with { type: 'json' };
 import fileListMeta from '../../../schemas/file-storage/meta/file-list-meta.json' with { type: 'json' };
+import fileDocument from '../../../schemas/file-storage/search/files.json' with { type: 'json' };
 import type { FilesDownloadParams, FilesExportDownloadParams, FilesGetParams, FilesListParams } from '../types.generated.ts';
 import { driveFileName } from './file-name.ts';
 import { everyField, widenListSelection, widenRecordSelection } from './fields.ts';
@@ -55,4 +56,5 @@ export const filesActions = [
     // The export's params have no supportsAllDrives; the name is looked up wherever the file is.
     hooks: { fileName: (params, upstream) => driveFileName(upstream, { fileId: params.fileId, supportsAllDrives: true }) },
   }),
+  defineSearchAction('files', { document: fileDocument, id: 'id', textFields: ['name', 'description'], substringFields: ['name'] }),
 ];

@@ -3,7 +3,7 @@ import { SlackError } from '../errors.ts';
 import { characterCount, validateChannelName } from '../names.ts';
 import type { SandboxStore } from '../store.ts';
 import type { ConversationType, SandboxChannel } from '../types.ts';
-import { channelToWire } from '../wire.ts';
+import { channelToWire, type Wire } from '../wire.ts';
 import { pageLimit, requireChannel, type MethodContext, type MethodDef } from './context.ts';
 
 const CONVERSATION_TYPES: ReadonlySet<string> = new Set<ConversationType>(['public_channel', 'private_channel', 'mpim', 'im']);
@@ -121,3 +121,28 @@ function setTopicOrPurpose(which: 'topic' | 'purpose'): MethodDef {
 
 export const conversationsSetTopic = setTopicOrPurpose('topic');
 export const conversationsSetPurpose = setTopicOrPurpose('purpose');
+
+/** Slack's answer when the token already belongs to the channel: still ok, with a warning in two places. */
+const ALREADY_IN_CHANNEL = 'already_in_channel';
+
+/**
+ * Joins the bot to a public channel. Private channels it is not in do not exist for its token
+ * (channel_not_found); visible private ones, IMs and MPIMs cannot be joined at all.
+ */
+export const conversationsJoin: MethodDef = {
+  write: true,
+  handle(ctx) {
+    const { store } = ctx;
+    const channel = requireChannel(ctx);
+    if (channel.kind !== 'public_channel') throw new SlackError('method_not_supported_for_channel_type');
+    if (channel.is_archived) throw new SlackError('is_archived');
+    const already = store.isBotMember(channel);
+    if (!already) store.joinChannel(channel, store.botUserId);
+    const body: Wire = { ok: true, channel: channelToWire(store, channel, { numMembers: false }) };
+    if (already) {
+      body.warning = ALREADY_IN_CHANNEL;
+      body.response_metadata = { warnings: [ALREADY_IN_CHANNEL] };
+    }
+    return body;
+  },
+};

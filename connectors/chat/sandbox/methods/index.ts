@@ -4,6 +4,7 @@ import type { MethodDef } from './context.ts';
 import {
   conversationsCreate,
   conversationsInfo,
+  conversationsJoin,
   conversationsList,
   conversationsRename,
   conversationsSetPurpose,
@@ -23,6 +24,7 @@ export const METHODS: Readonly<Record<string, MethodDef>> = {
   'conversations.list': conversationsList,
   'conversations.info': conversationsInfo,
   'conversations.create': conversationsCreate,
+  'conversations.join': conversationsJoin,
   'conversations.rename': conversationsRename,
   'conversations.history': conversationsHistory,
   'conversations.replies': conversationsReplies,

@@ -1,0 +1,225 @@
+import type { ResolvedField } from './field-catalog.ts';
+import type { Bind, SearchDialect } from './search-dialect.ts';
+import type { Filter, SearchPlan } from './search-query.ts';
+import { oneEditVariants } from './words.ts';
+
+/** Score of a word matched whole, by prefix, or one edit away: exact ranks above prefix above edit. */
+export const WORD_SCORES = { exact: 1, prefix: 2 / 3, edit: 1 / 3 } as const;
+
+/** SQL text with the parameters of its placeholders, in order: fragments compose without losing track. */
+interface Sql {
+  text: string;
+  params: (string | number)[];
+}
+
+/** A filter as SQL: the condition (never NULL) and, when it has text operators, the relevance of a matching record. */
+interface Compiled {
+  where: Sql;
+  score: Sql | undefined;
+}
+
+export interface CompiledSearch {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** The characters indexed words use, per text slot: fuzzy expands a word into its one-edit variants over them. */
+export type Alphabets = ReadonlyMap<number, string>;
+
+/** A fragment written by `write`, which binds its values through the `bind` it is given. */
+function sql(write: (bind: Bind) => string): Sql {
+  const params: (string | number)[] = [];
+  const text = write((value) => {
+    params.push(value);
+    return '?';
+  });
+  return { text, params };
+}
+
+/** Fragments and literal text in order, as one fragment. */
+function concat(...parts: (Sql | string)[]): Sql {
+  return {
+    text: parts.map((part) => (typeof part === 'string' ? part : part.text)).join(''),
+    params: parts.flatMap((part) => (typeof part === 'string' ? [] : part.params)),
+  };
+}
+
+function join(parts: Sql[], separator: string): Sql {
+  return concat(...parts.flatMap((part, index) => (index === 0 ? [part] : [separator, part])));
+}
+
+/**
+ * One SELECT for a search page over `context_records r`: the filter, its score, the order (the
+ * caller's sort keys, then score descending, then id) and the page, one row more than asked so the
+ * caller knows whether a next page exists.
+ */
+export function compileSearch(dialect: SearchDialect, plan: SearchPlan, connectorId: string, alphabets: Alphabets): CompiledSearch {
+  const compiled = new FilterCompiler(dialect, alphabets).compile(plan.filter, 'r.data');
+  const order = [
+    ...plan.sort.map(({ field, descending }) => dialect.sortKey('r.data', keysOf(field), field.node.kind, descending)),
+    ...(compiled.score ? ['score DESC'] : []),
+    dialect.name === 'postgres' ? 'r.id COLLATE "C"' : 'r.id',
+  ];
+  // Rounded in SQL so the order is the one callers see: equal shown scores tie-break by id.
+  const score = compiled.score ? concat('round((', compiled.score, dialect.name === 'sqlite' ? '), 6)' : ')::numeric, 6)') : '1';
+  const query = concat(
+    `SELECT r.id AS id, ${dialect.name === 'sqlite' ? 'json(r.data)' : 'r.data::text'} AS data, `,
+    score,
+    ' AS score\nFROM context_records r\n',
+    sql((bind) => `WHERE r.connector_id = ${bind(connectorId)} AND r.entity = ${quote(plan.entity)} AND `),
+    compiled.where,
+    `\nORDER BY ${order.join(', ')}\n`,
+    sql((bind) => `LIMIT ${bind(plan.limit + 1)} OFFSET ${bind(plan.offset)}`),
+  );
+  return { sql: query.text, params: query.params };
+}
+
+/** The entity is inlined (a declared name) so the partial indexes, which name it, apply. */
+function quote(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** Keys of a path with no `[]` step. */
+function keysOf(field: ResolvedField): string[] {
+  return field.steps.flatMap((step) => ('key' in step ? [step.key] : []));
+}
+
+class FilterCompiler {
+  private aliases = 0;
+
+  constructor(
+    private readonly dialect: SearchDialect,
+    private readonly alphabets: Alphabets,
+  ) {}
+
+  compile(filter: Filter, root: string): Compiled {
+    const { dialect } = this;
+    switch (filter.kind) {
+      case 'all':
+        return plain(sql(() => '1 = 1'));
+      case 'compare':
+        return this.onPath(root, filter.field, (at, keys, bind) => dialect.compare(at, keys, filter.field.node.kind, filter.op, filter.value, bind));
+      case 'in':
+        return this.onPath(root, filter.field, (at, keys, bind) => dialect.isIn(at, keys, filter.field.node.kind, filter.values, bind));
+      case 'contains': {
+        const alias = `e${++this.aliases}`;
+        const element = sql((bind) => dialect.compare(`${alias}.value`, [], filter.field.node.element!.kind, 'eq', filter.value, bind));
+        return plain(concat(`EXISTS (SELECT 1 FROM ${dialect.elements(root, keysOf(filter.field), alias)} WHERE `, element, ')'));
+      }
+      case 'any': {
+        const alias = `e${++this.aliases}`;
+        const inner = this.compile(filter.filter, `${alias}.value`);
+        return plain(concat(`EXISTS (SELECT 1 FROM ${dialect.elements(root, keysOf(filter.field), alias)} WHERE `, inner.where, ')'));
+      }
+      case 'like':
+        return this.like(root, filter.field, filter.pattern);
+      case 'keyword':
+        return this.keyword(filter.field, filter.words);
+      case 'fuzzy':
+        return this.fuzzy(filter.field, filter.words);
+      case 'not':
+        return plain(concat('NOT (', this.compile(filter.filter, root).where, ')'));
+      case 'and': {
+        if (filter.filters.length === 0) return plain(sql(() => '1 = 1'));
+        const parts = filter.filters.map((part) => this.compile(part, root));
+        const scores = parts.flatMap((part) => (part.score ? [concat('(', part.score, ')')] : []));
+        return {
+          where: concat(
+            '(',
+            join(
+              parts.map((part) => part.where),
+              ' AND ',
+            ),
+            ')',
+          ),
+          score: scores.length > 0 ? join(scores, ' * ') : undefined,
+        };
+      }
+      case 'or': {
+        if (filter.filters.length === 0) return plain(sql(() => '1 = 0'));
+        const parts = filter.filters.map((part) => this.compile(part, root));
+        const where = concat(
+          '(',
+          join(
+            parts.map((part) => part.where),
+            ' OR ',
+          ),
+          ')',
+        );
+        if (!parts.some((part) => part.score)) return plain(where);
+        // The best branch that matched; a branch without text operators matched exactly.
+        const branches = parts.map((part) => concat('CASE WHEN ', part.where, ' THEN ', part.score ?? '1', ' ELSE 0 END'));
+        // SQLite's max() of one argument is the aggregate: a single branch needs none.
+        if (branches.length === 1) return { where, score: branches[0] };
+        return { where, score: concat(dialect.name === 'sqlite' ? 'max(' : 'GREATEST(', join(branches, ', '), ')') };
+      }
+    }
+  }
+
+  /** A leaf on a path, through every `[]` step: "some element" for each. Never NULL. */
+  private onPath(root: string, field: ResolvedField, leaf: (root: string, keys: string[], bind: Bind) => string): Compiled {
+    const build = (at: string, steps: ResolvedField['steps']): Sql => {
+      const each = steps.findIndex((step) => 'each' in step);
+      const keys = (each < 0 ? steps : steps.slice(0, each)).map((step) => ('key' in step ? step.key : ''));
+      if (each < 0)
+        return concat(
+          'COALESCE(',
+          sql((bind) => leaf(at, keys, bind)),
+          ', FALSE)',
+        );
+      const alias = `e${++this.aliases}`;
+      return concat(`EXISTS (SELECT 1 FROM ${this.dialect.elements(at, keys, alias)} WHERE `, build(`${alias}.value`, steps.slice(each + 1)), ')');
+    };
+    return plain(build(root, field.steps));
+  }
+
+  private like(root: string, field: ResolvedField, pattern: string): Compiled {
+    const exact = this.onPath(root, field, (at, keys, bind) => this.dialect.like(at, keys, pattern, bind));
+    if (!field.trigrams || field.textSlot === undefined) return exact;
+    const slot = field.textSlot;
+    let usable = true;
+    const candidates = sql((bind) => {
+      const text = this.dialect.trigramMatch(slot, pattern, bind);
+      usable = text !== undefined;
+      return text ?? '';
+    });
+    return plain(usable ? concat('(r.rid IN (', candidates, ') AND ', exact.where, ')') : exact.where);
+  }
+
+  private wordMatch(slot: number, query: string): Sql {
+    return sql((bind) => `r.rid IN (${this.dialect.wordMatch(slot, bind(query))})`);
+  }
+
+  private keyword(field: ResolvedField, words: string[]): Compiled {
+    const { dialect } = this;
+    const slot = field.textSlot!;
+    const where = this.wordMatch(slot, dialect.anyOf(words.map(dialect.word)));
+    if (words.length === 1) return { where, score: sql(() => String(WORD_SCORES.exact)) };
+    // The share of the value's words the field holds.
+    const present = words.map((word) => concat('CASE WHEN ', this.wordMatch(slot, dialect.word(word)), ' THEN 1 ELSE 0 END'));
+    return { where, score: concat('(', join(present, ' + '), `) * 1.0 / ${words.length}`) };
+  }
+
+  private fuzzy(field: ResolvedField, words: string[]): Compiled {
+    const { dialect } = this;
+    const slot = field.textSlot!;
+    const alphabet = [...(this.alphabets.get(slot) ?? '')];
+    const perWord = words.map((word) => dialect.anyOf([dialect.prefix(word), ...oneEditVariants(word, alphabet).map(dialect.word)]));
+    const where = this.wordMatch(slot, dialect.allOf(perWord));
+    // Each word's best match: whole, by prefix, else one edit away; the record's score is their mean.
+    const classes = words.map((word) =>
+      concat(
+        'CASE WHEN ',
+        this.wordMatch(slot, dialect.word(word)),
+        ` THEN ${WORD_SCORES.exact} WHEN `,
+        this.wordMatch(slot, dialect.prefix(word)),
+        ` THEN ${WORD_SCORES.prefix} ELSE ${WORD_SCORES.edit} END`,
+      ),
+    );
+    return { where, score: concat('(', join(classes, ' + '), `) / ${words.length}.0`) };
+  }
+}
+
+function plain(where: Sql): Compiled {
+  return { where, score: undefined };
+}

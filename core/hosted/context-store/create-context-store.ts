@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { PostgresDriver } from '../../stores/postgres-driver.ts';
+import { migrate } from '../../stores/migrate.ts';
+import { SqliteDriver } from '../../stores/sqlite-driver.ts';
+import type { SqlDriver } from '../../stores/sql-driver.ts';
+import type { ContextStore } from './context-store.ts';
+import { SqlContextStore } from './sql-context-store.ts';
+
+export interface ContextStoreOptions {
+  /** PostgreSQL when set (the hosted server's DATABASE_URL). */
+  databaseUrl?: string;
+  /** PostgreSQL schema (search_path); tests give each run its own. */
+  schema?: string;
+  /** SQLite: the data directory, and the database file (relative to it; default: the hosted store's plugboard.db). */
+  dataDir?: string;
+  file?: string;
+}
+
+/** Opens the context store's database and brings its tables up to date (its own migrations, per dialect). */
+export async function createContextStore(options: ContextStoreOptions): Promise<SqlContextStore & ContextStore> {
+  const driver: SqlDriver = options.databaseUrl
+    ? PostgresDriver.connect(options.databaseUrl, options.schema)
+    : // Replicated records can always be read again from the upstream: tuned for bulk writes.
+      new SqliteDriver(options.dataDir ?? './data', options.file === undefined ? undefined : resolve(options.dataDir ?? './data', options.file), {
+        bulk: true,
+      });
+  try {
+    await migrate(driver, {
+      dir: new URL(`./migrations/${driver.dialect}/`, import.meta.url),
+      table: 'context_store_migrations',
+      lock: 7_263_105,
+    });
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
+  return new SqlContextStore(driver);
+}

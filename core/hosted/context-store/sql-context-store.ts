@@ -1,0 +1,178 @@
+import { performance } from 'node:perf_hooks';
+import { NotReadyError } from '../../errors.ts';
+import type { StoredRecord } from '../../sdk/index.ts';
+import type { SqlDriver } from '../../stores/sql-driver.ts';
+import { compileSearch } from './compile-search.ts';
+import type { ContextStore, EntityState, ReplicationStatus, SearchPage } from './context-store.ts';
+import { expressionIndexes } from './expression-indexes.ts';
+import type { FieldCatalog } from './field-catalog.ts';
+import { projectFields } from './projection.ts';
+import { postgresRecordWriter, sqliteRecordWriter, type DocumentRow, type SlotCharacters } from './record-writers.ts';
+import { postgresDialect, sqliteDialect } from './search-dialect.ts';
+import { encodeCursor, type SearchPlan } from './search-query.ts';
+
+/** How long a caller is told to wait before searching an entity whose first replication is running. */
+const NOT_READY_RETRY_SECONDS = 5;
+/** Advisory-lock key serialising index creation across instances sharing a PostgreSQL database. */
+const PREPARE_LOCK = 7_263_106;
+/** Records per write transaction: short enough not to hold SQLite's write lock long. */
+const WRITE_BATCH = 5000;
+
+/** The context store on one SQL database; the dialect picks the text indexes and record writer. */
+export class SqlContextStore implements ContextStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  private readonly search_ = { sqlite: sqliteDialect, postgres: postgresDialect };
+  private readonly writer;
+
+  constructor(readonly driver: SqlDriver) {
+    this.dialect = driver.dialect;
+    this.writer = this.dialect === 'sqlite' ? sqliteRecordWriter : postgresRecordWriter;
+  }
+
+  async prepare(catalog: FieldCatalog): Promise<void> {
+    // Serialised across instances: two CREATE INDEX IF NOT EXISTS of one name at once fail on PostgreSQL.
+    await this.driver.transaction(async (tx) => {
+      for (const statement of expressionIndexes(this.search_[this.dialect], catalog)) await tx.exec(statement);
+    }, PREPARE_LOCK);
+  }
+
+  async write(connectorId: string, catalog: FieldCatalog, records: StoredRecord[]): Promise<string[]> {
+    // Last one wins when a batch names an id twice (a message edited between two pages).
+    const byId = new Map<string, DocumentRow>();
+    for (const record of records) {
+      const id = catalog.idOf(record);
+      if (id !== undefined) byId.set(id, { id, document: catalog.documentOf(record, id) });
+    }
+    const rows = [...byId.values()];
+    for (let start = 0; start < rows.length; start += WRITE_BATCH) {
+      const batch = rows.slice(start, start + WRITE_BATCH);
+      await this.driver.transaction(async (tx) => {
+        const seen: SlotCharacters = new Map();
+        await this.writer(tx, connectorId, catalog, batch, seen);
+        await this.mergeAlphabets(tx, connectorId, catalog.entity, seen);
+      });
+    }
+    return [...byId.keys()];
+  }
+
+  private async mergeAlphabets(tx: SqlDriver, connectorId: string, entity: string, seen: SlotCharacters): Promise<void> {
+    if (seen.size === 0) return;
+    const known = new Map(
+      (
+        await tx.all<{ slot: number; chars: string }>('SELECT slot, chars FROM context_alphabets WHERE connector_id = ? AND entity = ?', [connectorId, entity])
+      ).map((row) => [Number(row.slot), row.chars]),
+    );
+    for (const [slot, chars] of seen) {
+      const before = known.get(slot) ?? '';
+      const merged = [...new Set([...before, ...chars])].sort().join('');
+      if (merged === before) continue;
+      await tx.run(
+        'INSERT INTO context_alphabets (connector_id, entity, slot, chars) VALUES (?, ?, ?, ?) ON CONFLICT (connector_id, entity, slot) DO UPDATE SET chars = excluded.chars',
+        [connectorId, entity, slot, merged],
+      );
+    }
+  }
+
+  async sweep(connectorId: string, entity: string, keep: ReadonlySet<string>): Promise<number> {
+    const stored = await this.driver.all<{ rid: number; id: string }>('SELECT rid, id FROM context_records WHERE connector_id = ? AND entity = ?', [
+      connectorId,
+      entity,
+    ]);
+    const gone = stored.filter((row) => !keep.has(row.id)).map((row) => Number(row.rid));
+    for (let start = 0; start < gone.length; start += WRITE_BATCH) {
+      const batch = gone.slice(start, start + WRITE_BATCH);
+      await this.driver.run(`DELETE FROM context_records WHERE rid IN (${batch.map(() => '?').join(', ')})`, batch);
+    }
+    return gone.length;
+  }
+
+  async setEntityState(connectorId: string, entity: string, status: ReplicationStatus, synced?: Date): Promise<void> {
+    if (!synced) {
+      await this.driver.run(
+        'INSERT INTO context_entities (connector_id, entity, status) VALUES (?, ?, ?) ON CONFLICT (connector_id, entity) DO UPDATE SET status = excluded.status',
+        [connectorId, entity, status],
+      );
+      return;
+    }
+    const count = await this.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM context_records WHERE connector_id = ? AND entity = ?', [
+      connectorId,
+      entity,
+    ]);
+    await this.driver.run(
+      `INSERT INTO context_entities (connector_id, entity, status, records, synced_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (connector_id, entity) DO UPDATE SET status = excluded.status, records = excluded.records, synced_at = excluded.synced_at`,
+      [connectorId, entity, status, Number(count?.n ?? 0), synced.toISOString()],
+    );
+  }
+
+  async entityStates(connectorId: string): Promise<Record<string, EntityState>> {
+    const rows = await this.driver.all<{ entity: string; status: ReplicationStatus; records: number; synced_at: string | null }>(
+      'SELECT entity, status, records, synced_at FROM context_entities WHERE connector_id = ? ORDER BY entity',
+      [connectorId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.entity, { status: row.status, records: Number(row.records), synced_at: row.synced_at }]));
+  }
+
+  async checkpoint(connectorId: string, key: string): Promise<string | undefined> {
+    return (await this.driver.get<{ value: string }>('SELECT value FROM context_checkpoints WHERE connector_id = ? AND key = ?', [connectorId, key]))?.value;
+  }
+
+  async saveCheckpoint(connectorId: string, key: string, value: string): Promise<void> {
+    await this.driver.run(
+      'INSERT INTO context_checkpoints (connector_id, key, value) VALUES (?, ?, ?) ON CONFLICT (connector_id, key) DO UPDATE SET value = excluded.value',
+      [connectorId, key, value],
+    );
+  }
+
+  async search(connectorId: string, catalog: FieldCatalog, plan: SearchPlan): Promise<SearchPage> {
+    const started = performance.now();
+    const state = await this.driver.get<{ synced_at: string | null }>('SELECT synced_at FROM context_entities WHERE connector_id = ? AND entity = ?', [
+      connectorId,
+      catalog.entity,
+    ]);
+    if (!state?.synced_at) {
+      throw new NotReadyError(
+        `${catalog.entity} has not been replicated yet: its first replication has not finished. Watch GET .../replication and search again when it is ready.`,
+        NOT_READY_RETRY_SECONDS,
+      );
+    }
+    const alphabets = new Map(
+      (
+        await this.driver.all<{ slot: number; chars: string }>('SELECT slot, chars FROM context_alphabets WHERE connector_id = ? AND entity = ?', [
+          connectorId,
+          catalog.entity,
+        ])
+      ).map((row) => [Number(row.slot), row.chars]),
+    );
+    const { sql, params } = compileSearch(this.search_[this.dialect], plan, connectorId, alphabets);
+    const rows = await this.driver.all<{ id: string; data: string; score: number | string }>(sql, params);
+    const more = rows.length > plan.limit;
+    const hits = rows.slice(0, plan.limit).map((row) => ({
+      id: row.id,
+      score: roundScore(Number(row.score)),
+      data: projectFields(JSON.parse(row.data) as Record<string, unknown>, plan.fields),
+    }));
+    return {
+      hits,
+      next_cursor: more ? encodeCursor(plan.fingerprint, plan.offset + plan.limit) : null,
+      took_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    };
+  }
+
+  async deleteConnector(connectorId: string): Promise<void> {
+    await this.driver.transaction(async (tx) => {
+      for (const table of ['context_records', 'context_alphabets', 'context_entities', 'context_checkpoints', 'replication_jobs']) {
+        await tx.run(`DELETE FROM ${table} WHERE connector_id = ?`, [connectorId]);
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+}
+
+/** Scores computed in floating point read the same on both databases. */
+function roundScore(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}

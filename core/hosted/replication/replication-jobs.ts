@@ -1,0 +1,98 @@
+import type { SqlDriver } from '../../stores/sql-driver.ts';
+import type { ReplicationStatus } from '../context-store/context-store.ts';
+
+/** A connector's replication job as stored: its last run and when it runs next. */
+export interface ReplicationJob {
+  connector_id: string;
+  status: ReplicationStatus;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+  next_run_at: string;
+  failures: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+/**
+ * Durable replication jobs, one row per connector, in the context store's database. A run is taken
+ * by a lease (owner and expiry) set with one conditional UPDATE, so among instances sharing a
+ * PostgreSQL database exactly one runs a connector at a time; a crashed instance's lease expires and
+ * another (or the same, restarted) takes the job over.
+ */
+export class ReplicationJobs {
+  constructor(
+    private readonly db: SqlDriver,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private now(offsetMs = 0): string {
+    return new Date(this.clock() + offsetMs).toISOString();
+  }
+
+  /** Adds a connector's job, due now (the first replication starts at once). */
+  async add(connectorId: string): Promise<void> {
+    await this.db.run('INSERT INTO replication_jobs (connector_id, status, next_run_at) VALUES (?, ?, ?) ON CONFLICT (connector_id) DO NOTHING', [
+      connectorId,
+      'pending',
+      this.now(),
+    ]);
+  }
+
+  async get(connectorId: string): Promise<ReplicationJob | undefined> {
+    const job = await this.db.get<ReplicationJob>('SELECT * FROM replication_jobs WHERE connector_id = ?', [connectorId]);
+    return job && { ...job, failures: Number(job.failures) };
+  }
+
+  /** Makes the job due now; false when a run holds it (that run is the refresh asked for). */
+  async requestNow(connectorId: string): Promise<boolean> {
+    const now = this.now();
+    const { changes } = await this.db.run('UPDATE replication_jobs SET next_run_at = ? WHERE connector_id = ? AND (lease_until IS NULL OR lease_until < ?)', [
+      now,
+      connectorId,
+      now,
+    ]);
+    return changes === 1;
+  }
+
+  /** Connectors whose job is due and not held by a live lease, oldest due first. */
+  async due(limit: number): Promise<string[]> {
+    const now = this.now();
+    const rows = await this.db.all<{ connector_id: string }>(
+      'SELECT connector_id FROM replication_jobs WHERE next_run_at <= ? AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_run_at LIMIT ?',
+      [now, now, limit],
+    );
+    return rows.map((row) => row.connector_id);
+  }
+
+  /** Takes the job for `owner` if it is still due and free; true when this caller won it. */
+  async claim(connectorId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = this.now();
+    const { changes } = await this.db.run(
+      `UPDATE replication_jobs SET lease_owner = ?, lease_until = ?, status = 'loading', started_at = ?, error = NULL
+       WHERE connector_id = ? AND next_run_at <= ? AND (lease_until IS NULL OR lease_until < ?)`,
+      [owner, this.now(leaseMs), now, connectorId, now, now],
+    );
+    return changes === 1;
+  }
+
+  /** Extends the lease; false when `owner` lost it (it expired and another instance took the job). */
+  async renew(connectorId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const { changes } = await this.db.run('UPDATE replication_jobs SET lease_until = ? WHERE connector_id = ? AND lease_owner = ?', [
+      this.now(leaseMs),
+      connectorId,
+      owner,
+    ]);
+    return changes === 1;
+  }
+
+  /** Ends the run: `ready`, or `failed` with the error and a retry after a backoff; the lease is released. */
+  async finish(connectorId: string, owner: string, outcome: { error?: string; nextRunInMs: number }): Promise<void> {
+    const failed = outcome.error !== undefined;
+    await this.db.run(
+      `UPDATE replication_jobs SET status = ?, finished_at = ?, error = ?, next_run_at = ?, failures = ${failed ? 'failures + 1' : '0'},
+       lease_owner = NULL, lease_until = NULL WHERE connector_id = ? AND lease_owner = ?`,
+      [failed ? 'failed' : 'ready', this.now(), outcome.error ?? null, this.now(outcome.nextRunInMs), connectorId, owner],
+    );
+  }
+}

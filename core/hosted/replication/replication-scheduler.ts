@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { ContextStore } from '../context-store/context-store.ts';
+import type { ReplicationJobs } from './replication-jobs.ts';
+import { runReplication, type ReplicationTarget } from './run-replication.ts';
+
+export interface ReplicationSchedulerOptions {
+  jobs: ReplicationJobs;
+  store: ContextStore;
+  /** The connector to replicate, or undefined when it was deleted (its job goes too). */
+  target(connectorId: string): Promise<ReplicationTarget | undefined>;
+  /** Between two refreshes of a connector (PLUGBOARD_REPLICATION_INTERVAL). */
+  intervalMs: number;
+  /** How often due jobs are looked for. */
+  pollMs?: number;
+  /** How long a run holds its job without renewing; another instance takes over after it. */
+  leaseMs?: number;
+  /** Runs at once on this instance. */
+  concurrency?: number;
+  log?: (event: ReplicationEvent) => void;
+}
+
+export type ReplicationEvent =
+  | { event: 'replication_started'; connector_id: string }
+  | { event: 'replication_finished'; connector_id: string; duration_ms: number }
+  | { event: 'replication_failed'; connector_id: string; duration_ms: number; error: string };
+
+/** Thrown into a run whose lease another instance took over: it stops without touching the job. */
+class LeaseLostError extends Error {}
+
+/** First retry of a failed run; doubled per failure up to the refresh interval. */
+const FIRST_RETRY_MS = 30_000;
+
+/**
+ * Runs replication jobs on this instance: polls for due jobs, claims each with a lease, runs it,
+ * renews the lease as records arrive, and schedules the next run (after the interval, or a backoff
+ * after a failure). Jobs are rows, so they survive a restart; a run cut off by a crash is taken
+ * over once its lease expires.
+ */
+export class ReplicationScheduler {
+  private readonly owner = randomUUID();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+
+  constructor(private readonly options: ReplicationSchedulerOptions) {
+    this.pollMs = options.pollMs ?? 5_000;
+    this.leaseMs = options.leaseMs ?? 120_000;
+    this.concurrency = options.concurrency ?? 2;
+  }
+
+  start(): void {
+    if (this.timer || this.abort.signal.aborted) return;
+    this.timer = setInterval(() => this.trigger(), this.pollMs);
+    this.timer.unref();
+    this.trigger();
+  }
+
+  /** Looks for due jobs now (after a connector was created or a refresh asked for). */
+  trigger(): void {
+    if (!this.timer || this.polling) return;
+    this.polling = this.poll()
+      .catch((error: unknown) => this.options.log?.({ event: 'replication_failed', connector_id: '', duration_ms: 0, error: String(error) }))
+      .finally(() => {
+        this.polling = undefined;
+      });
+  }
+
+  /** Stops polling and the runs in progress (their leases expire; the jobs run again later). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.abort.abort();
+    await this.polling;
+    await Promise.allSettled(this.running.values());
+  }
+
+  /** Settles when no run of this instance is in progress (tests). */
+  async idle(): Promise<void> {
+    while (this.polling || this.running.size > 0) {
+      await this.polling;
+      await Promise.allSettled(this.running.values());
+    }
+  }
+
+  private async poll(): Promise<void> {
+    const free = this.concurrency - this.running.size;
+    if (free <= 0 || this.abort.signal.aborted) return;
+    for (const connectorId of await this.options.jobs.due(free * 2)) {
+      if (this.running.size >= this.concurrency || this.running.has(connectorId)) continue;
+      if (!(await this.options.jobs.claim(connectorId, this.owner, this.leaseMs))) continue;
+      const run = this.run(connectorId).finally(() => {
+        this.running.delete(connectorId);
+        this.trigger();
+      });
+      this.running.set(connectorId, run);
+    }
+  }
+
+  private async run(connectorId: string): Promise<void> {
+    const { jobs, store, log } = this.options;
+    const started = Date.now();
+    const target = await this.options.target(connectorId).catch(() => undefined);
+    if (!target) {
+      await store.deleteConnector(connectorId);
+      return;
+    }
+    log?.({ event: 'replication_started', connector_id: connectorId });
+    let renewed = Date.now();
+    const onProgress = async () => {
+      if (Date.now() - renewed < this.leaseMs / 4) return;
+      if (!(await jobs.renew(connectorId, this.owner, this.leaseMs))) throw new LeaseLostError('another instance took over the replication');
+      renewed = Date.now();
+    };
+    try {
+      await runReplication(target, { store, onProgress, signal: this.abort.signal });
+      await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
+      log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
+    } catch (error) {
+      if (error instanceof LeaseLostError || this.abort.signal.aborted) return;
+      const failures = (await jobs.get(connectorId))?.failures ?? 0;
+      const retryIn = Math.min(this.options.intervalMs, FIRST_RETRY_MS * 2 ** failures);
+      const message = error instanceof Error ? error.message : String(error);
+      await jobs.finish(connectorId, this.owner, { error: message, nextRunInMs: retryIn });
+      log?.({ event: 'replication_failed', connector_id: connectorId, duration_ms: Date.now() - started, error: message });
+    }
+  }
+}
