@@ -21,7 +21,7 @@ import type { StoredRecord } from '../core/sdk/index.ts';
 import { SeededRandom } from '../testing/seeded-random.ts';
 import { quantile } from './bench-support.ts';
 
-const SIZES = { users: 100_000, channels: 10_000, messagesPerChannel: 85 };
+const SIZES = { users: 100_000, channels: 10_000, messagesPerChannel: 90 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const CONNECTOR = 'bench-connector';
 

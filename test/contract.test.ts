@@ -5,6 +5,9 @@
  * The server runs on each store backend (PostgreSQL when TEST_DATABASE_URL is set), each with its own
  * sandboxes, so the writes of one run don't show in the other's answers.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, PlugboardError, type DownloadResult, type ExecuteRequest, type ExecuteResult } from '../index.ts';
 import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
@@ -38,6 +41,7 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
   let localChatSandbox: SlackSandbox;
   let local: { chat: Client; files: Client };
   let hosted: { chat: Client; files: Client };
+  let chatConnectorId: string;
 
   beforeAll(async () => {
     fx = await startHostedFixture(backend, { chatClock: FIXED_CLOCK });
@@ -48,7 +52,7 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
       files: untyped(runtime.connector('file-storage', { credentials: { access_token: DRIVE_TOKEN }, base_url: fx.driveSandbox.url })),
     };
     // The end user's connectors live in the workspace named after them: the hosted variant's default.
-    await fx.createConnector('end-user-7', 'chat', { token: CHAT_TOKEN });
+    chatConnectorId = (await fx.createConnector('end-user-7', 'chat', { token: CHAT_TOKEN })).id;
     await fx.createConnector('end-user-7', 'file-storage', { access_token: DRIVE_TOKEN });
     const server = { external_user_id: 'end-user-7', client_id: fx.clientId, client_secret: fx.clientSecret, server_url: fx.server.url };
     hosted = { chat: untyped(runtime.connector('chat', server)), files: untyped(runtime.connector('file-storage', server)) };
@@ -65,6 +69,47 @@ describe.each(BACKENDS)('in-process and hosted (on %s) answer the same', (backen
     expect(viaServer, `${request.entity}.${request.action} ${JSON.stringify(request.params ?? {})}`).toEqual(inProcess);
     return inProcess;
   }
+
+  // First: both stores replicate the two sandboxes (equal until the writes below change them).
+  it('search: the hosted context store and an in-process local one answer the same', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plugboard-contract-'));
+    const runtime = await createRuntime();
+    const withStore = runtime.connector('chat', {
+      credentials: { token: CHAT_TOKEN },
+      base_url: localChatSandbox.url,
+      context_store: { path: join(dir, 'context.db') },
+    });
+    try {
+      await withStore.replicate!();
+      await fx.server.hosted.replicationScheduler.idle();
+      expect(Object.values(await fx.server.hosted.contextStore.entityStates(chatConnectorId)).every((entity) => entity.synced_at)).toBe(true);
+      const requests: ExecuteRequest[] = [
+        {
+          entity: 'users',
+          action: 'search',
+          params: { query: { filter: { eq: { is_bot: false } }, sort: [{ name: 'desc' }] }, limit: 7, fields: ['id', 'name'] },
+        },
+        { entity: 'users', action: 'search', params: { query: { filter: { fuzzy: { real_name: localChatSandbox.data.users[4]!.real_name ?? 'x' } } } } },
+        { entity: 'channels', action: 'context_store_search', params: { query: { filter: { or: [{ like: { name: 'gen' } }, { gt: { num_members: 3 } }] } } } },
+        { entity: 'channel_messages', action: 'search', params: { query: { filter: { keyword: { text: 'the deploy release' } } }, limit: 20 } },
+        { entity: 'threads', action: 'search', params: { query: { filter: { not: { eq: { reply_count: 0 } } } }, limit: 5 } },
+        { entity: 'users', action: 'search', params: { query: { filter: { eq: { no_such_field: 1 } } } } },
+      ];
+      // took_ms aside: it is timing, as execution_metadata is.
+      const untimed = (answer: unknown) => JSON.parse(JSON.stringify(answer, (key, value) => (key === 'took_ms' ? undefined : value)));
+      for (const request of requests) {
+        const [inProcess, viaServer] = [await outcome(untyped(withStore), request), await outcome(hosted.chat, request)];
+        expect(untimed(inProcess), JSON.stringify(request)).toEqual(untimed(viaServer));
+      }
+      // Paging agrees too: the cursor of one page leads to the same next page in both.
+      const first = (await hosted.chat.execute(requests[0]!)) as ExecuteResult<{ next_cursor: string }>;
+      const next = { ...requests[0]!, params: { ...requests[0]!.params, cursor: first.result.next_cursor } };
+      expect(untimed(await outcome(untyped(withStore), next))).toEqual(untimed(await outcome(hosted.chat, next)));
+    } finally {
+      await withStore.close!();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('every chat operation', async () => {
     const users = await expectSame('chat', { entity: 'users', action: 'list', params: { limit: 5 } });

@@ -156,4 +156,44 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
     const tooMany = await search(id, 'users', { query: {}, limit: 1001 });
     expect(tooMany.statusCode).toBe(422);
   });
+
+  it.runIf(backend === 'postgres')('runs each connector on one instance at a time when several share PostgreSQL', async () => {
+    const other = await fixture.startAnotherServer();
+    const id = await createChat();
+    await untilSettled(id);
+    // Both instances asked for a refresh at once: the lease lets one of them run it.
+    const otherHttp = fixture.http.extend({ prefixUrl: other.url });
+    await Promise.all([replication(id, 'post'), otherHttp.post(`api/v1/connectors/sources/${id}/replication`, { headers: bearer(token) })]);
+    await sleep(300);
+    await untilSettled(id);
+    await Promise.all([fixture.server.hosted.replicationScheduler.idle(), other.hosted.replicationScheduler.idle()]);
+    const events = fixture.logs
+      .map((line) => JSON.parse(line) as { event?: string; connector_id?: string; time: number })
+      .filter((entry) => entry.connector_id === id && (entry.event === 'replication_started' || entry.event === 'replication_finished'));
+    // Started and finished alternate: never two runs of the connector at once, whichever instance ran them.
+    expect(events.length).toBeGreaterThanOrEqual(4);
+    events.forEach((entry, index) => expect(entry.event).toBe(index % 2 === 0 ? 'replication_started' : 'replication_finished'));
+  });
+});
+
+describe('replication schedule', () => {
+  it('refreshes every PLUGBOARD_REPLICATION_INTERVAL seconds', async () => {
+    const fixture = await startHostedFixture('sqlite', { config: { replicationIntervalSeconds: 1 } });
+    try {
+      const token = await fixture.scopedToken('schedule');
+      const created = await fixture.createConnector('schedule-user', 'chat', { token: CHAT_TOKEN }, token);
+      const finishedAt = async () =>
+        JSON.parse((await fixture.http.get(`api/v1/connectors/sources/${created.id}/replication`, { headers: bearer(token) })).body).finished_at as
+          | string
+          | null;
+      let first: string | null = null;
+      for (let i = 0; i < 100 && !first; i++, await sleep(100)) first = await finishedAt();
+      expect(first).not.toBeNull();
+      let later: string | null = first;
+      for (let i = 0; i < 100 && later === first; i++, await sleep(100)) later = await finishedAt();
+      expect(Date.parse(later!)).toBeGreaterThan(Date.parse(first!));
+    } finally {
+      await fixture.close();
+    }
+  }, 30_000);
 });

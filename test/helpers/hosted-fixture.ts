@@ -142,7 +142,10 @@ export async function startHostedFixture(
   const config = testServerConfig(database, { baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }), ...options.config });
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
   const start = (port = 0) =>
-    startServer({ ...config, port }, { logger, env, clock: options.clock, ...(database.schema ? { databaseSchema: database.schema } : {}) });
+    startServer(
+      { ...config, port },
+      { logger, env, clock: options.clock, replicationPollMs: 200, ...(database.schema ? { databaseSchema: database.schema } : {}) },
+    );
   const server = await start();
   const others: RunningServer[] = [];
   const http = got.extend({ prefixUrl: server.url, throwHttpErrors: false, retry: { limit: 0 } });
