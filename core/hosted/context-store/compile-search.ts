@@ -1,5 +1,5 @@
 import type { ResolvedField } from './field-catalog.ts';
-import type { Bind, SearchDialect } from './search-dialect.ts';
+import { type Bind, ID_ROOT, type SearchDialect } from './search-dialect.ts';
 import type { Filter, SearchPlan } from './search-query.ts';
 import { oneEditVariants } from './words.ts';
 
@@ -12,7 +12,12 @@ interface Sql {
   params: (string | number)[];
 }
 
-/** A filter as SQL: the condition (never NULL) and, when it has text operators, the relevance of a matching record. */
+/**
+ * A filter as SQL: the condition and, when it has text operators, the relevance of a matching record.
+ * A condition is NULL where a compared value is absent: WHERE and CASE take that as false, and `not`
+ * makes it false before negating, so NULL never leaks SQL's three-valued logic (and no COALESCE
+ * hides a condition from the indexes).
+ */
 interface Compiled {
   where: Sql;
   score: Sql | undefined;
@@ -53,12 +58,21 @@ function join(parts: Sql[], separator: string): Sql {
  * caller's sort keys, then score descending, then id) and the page, one row more than asked so the
  * caller knows whether a next page exists.
  */
-export function compileSearch(dialect: SearchDialect, plan: SearchPlan, connectorId: string, alphabets: Alphabets): CompiledSearch {
+export function compileSearch(
+  dialect: SearchDialect,
+  plan: SearchPlan,
+  connectorId: string,
+  alphabets: Alphabets,
+  /** Whether the text index should find the candidates (few of them); default: whenever every hit must meet a text condition. */
+  textDriven = narrowedByText(plan.filter),
+): CompiledSearch {
   const compiled = new FilterCompiler(dialect, alphabets).compile(plan.filter, 'r.data');
+  const hasText = containsText(plan.filter);
   const order = [
     ...plan.sort.map(({ field, descending }) => dialect.sortKey('r.data', keysOf(field), field.node.kind, descending)),
     ...(compiled.score ? ['score DESC'] : []),
-    dialect.name === 'postgres' ? 'r.id COLLATE "C"' : 'r.id',
+    // With text operators the few matching records are found from the text index: walking the id index in order instead would read most of the entity.
+    dialect.name === 'postgres' ? 'r.id COLLATE "C"' : hasText && textDriven ? '+r.id' : 'r.id',
   ];
   // Rounded in SQL so the order is the one callers see: equal shown scores tie-break by id.
   const score = compiled.score ? concat('round((', compiled.score, dialect.name === 'sqlite' ? '), 6)' : ')::numeric, 6)') : '1';
@@ -66,12 +80,45 @@ export function compileSearch(dialect: SearchDialect, plan: SearchPlan, connecto
     `SELECT r.id AS id, ${dialect.name === 'sqlite' ? 'json(r.data)' : 'r.data::text'} AS data, `,
     score,
     ' AS score\nFROM context_records r\n',
-    sql((bind) => `WHERE r.connector_id = ${bind(connectorId)} AND r.entity = ${quote(plan.entity)} AND `),
+    // A text condition every hit must meet finds the few candidates: the `+` keeps SQLite from scanning the entity by index instead.
+    sql((bind) => {
+      const scope = `r.connector_id = ${bind(connectorId)} AND r.entity = ${quote(plan.entity)}`;
+      return `WHERE ${dialect.name === 'sqlite' && textDriven ? `+${scope.replace(' AND r.entity', ' AND +r.entity')}` : scope} AND `;
+    }),
     compiled.where,
     `\nORDER BY ${order.join(', ')}\n`,
     sql((bind) => `LIMIT ${bind(plan.limit + 1)} OFFSET ${bind(plan.offset)}`),
   );
   return { sql: query.text, params: query.params };
+}
+
+/** Whether every hit must meet a text-index condition (a text operator, or `like` on a substring field, in the top-level AND). */
+export function narrowedByText(filter: Filter): boolean {
+  if (filter.kind === 'keyword' || filter.kind === 'fuzzy') return true;
+  if (filter.kind === 'like') return filter.field.trigrams && filter.pattern.split(/[%_]+/).some((run) => [...run].length >= 3);
+  return filter.kind === 'and' && filter.filters.some(narrowedByText);
+}
+
+/** The top-level keyword words every hit must have one of, when the filter has such a condition. */
+export function requiredKeyword(filter: Filter): { slot: number; words: string[] } | undefined {
+  if (filter.kind === 'keyword') return { slot: filter.field.textSlot!, words: filter.words };
+  if (filter.kind === 'and') for (const part of filter.filters) if (requiredKeyword(part)) return requiredKeyword(part);
+  return undefined;
+}
+
+function containsText(filter: Filter): boolean {
+  switch (filter.kind) {
+    case 'keyword':
+    case 'fuzzy':
+      return true;
+    case 'not':
+      return containsText(filter.filter);
+    case 'and':
+    case 'or':
+      return filter.filters.some(containsText);
+    default:
+      return false;
+  }
 }
 
 /** The entity is inlined (a declared name) so the partial indexes, which name it, apply. */
@@ -118,7 +165,7 @@ class FilterCompiler {
       case 'fuzzy':
         return this.fuzzy(filter.field, filter.words);
       case 'not':
-        return plain(concat('NOT (', this.compile(filter.filter, root).where, ')'));
+        return plain(concat('NOT COALESCE((', this.compile(filter.filter, root).where, '), FALSE)'));
       case 'and': {
         if (filter.filters.length === 0) return plain(sql(() => '1 = 1'));
         const parts = filter.filters.map((part) => this.compile(part, root));
@@ -156,17 +203,12 @@ class FilterCompiler {
     }
   }
 
-  /** A leaf on a path, through every `[]` step: "some element" for each. Never NULL. */
+  /** A leaf on a path, through every `[]` step: "some element" for each. NULL where the value is absent. */
   private onPath(root: string, field: ResolvedField, leaf: (root: string, keys: string[], bind: Bind) => string): Compiled {
     const build = (at: string, steps: ResolvedField['steps']): Sql => {
       const each = steps.findIndex((step) => 'each' in step);
       const keys = (each < 0 ? steps : steps.slice(0, each)).map((step) => ('key' in step ? step.key : ''));
-      if (each < 0)
-        return concat(
-          'COALESCE(',
-          sql((bind) => leaf(at, keys, bind)),
-          ', FALSE)',
-        );
+      if (each < 0) return sql((bind) => leaf(at === 'r.data' && keys.length === 1 && keys[0] === 'id' ? ID_ROOT : at, keys, bind));
       const alias = `e${++this.aliases}`;
       return concat(`EXISTS (SELECT 1 FROM ${this.dialect.elements(at, keys, alias)} WHERE `, build(`${alias}.value`, steps.slice(each + 1)), ')');
     };

@@ -44,6 +44,8 @@ export interface ContextStore {
   saveCheckpoint(connectorId: string, key: string, value: string): Promise<void>;
   /** One page of a search; a 409 `context_store_not_ready` before the entity's first replication finished. */
   search(connectorId: string, catalog: FieldCatalog, plan: SearchPlan): Promise<SearchPage>;
+  /** Refreshes the planner's statistics (after a replication run), so searches pick the right index. */
+  optimize(): Promise<void>;
   /** Everything kept for a connector: records, text rows, states, checkpoints, its replication job. */
   deleteConnector(connectorId: string): Promise<void>;
   close(): Promise<void>;

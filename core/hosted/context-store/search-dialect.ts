@@ -3,6 +3,9 @@ import type { CompareOp, Scalar } from './search-query.ts';
 
 export type Bind = (value: string | number) => string;
 
+/** Stands for the record's id column where a filter names the document's `id` (always equal to it), so the id index serves it. */
+export const ID_ROOT = '<record id>';
+
 /**
  * How one database says the few things a search needs: read a value at a path of a JSON document,
  * compare it, walk an array's elements, and ask the text indexes. `root` is the SQL expression of
@@ -24,6 +27,7 @@ export interface SearchDialect {
   elements(root: string, keys: string[], alias: string): string;
   /** Record ids (`rid`) whose text slot `slot` matches a word query. */
   wordMatch(slot: number, placeholder: string): string;
+
   /** Word query syntax: a word exactly, a word as prefix, any of, all of. */
   word(word: string): string;
   prefix(word: string): string;
@@ -39,6 +43,7 @@ const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 export const sqliteDialect: SearchDialect = {
   name: 'sqlite',
   value(root, keys) {
+    if (root === ID_ROOT) return 'r.id';
     return keys.length === 0 ? root : `json_extract(${root}, ${sqlString(`$.${keys.map(quoteJsonKey).join('.')}`)})`;
   },
   sortKey(root, keys, kind, descending) {
@@ -46,6 +51,7 @@ export const sqliteDialect: SearchDialect = {
     return `${this.value(root, keys, kind)} ${descending ? 'DESC' : 'ASC NULLS LAST'}`;
   },
   hasKind(root, keys, kind) {
+    if (root === ID_ROOT) return 'TRUE';
     const types = { string: "'text'", number: "'integer', 'real'", boolean: "'integer'", object: "'text'", array: "'text'" }[kind];
     return `typeof(${this.value(root, keys, kind)}) IN (${types})`;
   },
@@ -68,6 +74,7 @@ export const sqliteDialect: SearchDialect = {
   wordMatch(slot, placeholder) {
     return `SELECT rowid >> 6 FROM context_words WHERE context_words MATCH ${placeholder} AND (rowid & 63) = ${slot}`;
   },
+
   word: (word) => `"${word}"`,
   prefix: (word) => `"${word}"*`,
   anyOf: (parts) => `(${parts.join(' OR ')})`,
@@ -90,6 +97,7 @@ const JSON_KIND: Record<FieldKind, string> = { string: 'string', number: 'number
 export const postgresDialect: SearchDialect = {
   name: 'postgres',
   value(root, keys, kind) {
+    if (root === ID_ROOT) return 'r.id COLLATE "C"';
     if (kind === 'string') return `(${jsonAt(root, keys, '#>>')} COLLATE "C")`;
     return `NULLIF(${jsonAt(root, keys, '#>')}, 'null'::jsonb)`;
   },
@@ -97,19 +105,23 @@ export const postgresDialect: SearchDialect = {
     return `${this.value(root, keys, kind)} ${descending ? 'DESC' : 'ASC'} NULLS LAST`;
   },
   hasKind(root, keys, kind) {
+    if (root === ID_ROOT) return 'TRUE';
     return `jsonb_typeof(${jsonAt(root, keys, '#>')}) = '${JSON_KIND[kind]}'`;
   },
   compare(root, keys, kind, op, given, bind) {
     // The same expressions as the expression indexes; strings compare as text, other values as jsonb (types never cross).
+    if (root === ID_ROOT) return `r.id ${SQL_OPS[op]} (${bind(String(given))} COLLATE "C")`;
     const operand = kind === 'string' ? `${bind(String(given))} COLLATE "C"` : `${bind(JSON.stringify(given))}::jsonb`;
     const sql = `${this.value(root, keys, kind)} ${SQL_OPS[op]} ${operand}`;
     return op === 'eq' && kind !== 'string' ? sql : `(${this.hasKind(root, keys, kind)} AND ${sql})`;
   },
   isIn(root, keys, kind, given, bind) {
+    if (root === ID_ROOT) return `r.id IN (${given.map((value) => bind(String(value))).join(', ')})`;
     const operands = given.map((value) => (kind === 'string' ? `${bind(String(value))} COLLATE "C"` : `${bind(JSON.stringify(value))}::jsonb`));
     return `${this.value(root, keys, kind)} IN (${operands.join(', ')})`;
   },
   like(root, keys, pattern, bind) {
+    if (root === ID_ROOT) return `r.id ILIKE ${bind(pattern)} ESCAPE ''`;
     return `(${this.hasKind(root, keys, 'string')} AND ${jsonAt(root, keys, '#>>')} ILIKE ${bind(pattern)} ESCAPE '')`;
   },
   elements(root, keys, alias) {
@@ -119,6 +131,7 @@ export const postgresDialect: SearchDialect = {
   wordMatch(slot, placeholder) {
     return `SELECT rid FROM context_text WHERE slot = ${slot} AND words @@ ${placeholder}::tsquery`;
   },
+
   word: (word) => `'${word}'`,
   prefix: (word) => `'${word}':*`,
   anyOf: (parts) => `(${parts.join(' | ')})`,

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { NotReadyError } from '../../errors.ts';
 import type { StoredRecord } from '../../sdk/index.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
-import { compileSearch } from './compile-search.ts';
+import { compileSearch, narrowedByText, requiredKeyword } from './compile-search.ts';
 import type { ContextStore, EntityState, ReplicationStatus, SearchPage } from './context-store.ts';
 import { expressionIndexes } from './expression-indexes.ts';
 import type { FieldCatalog } from './field-catalog.ts';
@@ -15,6 +15,8 @@ import { encodeCursor, type SearchPlan } from './search-query.ts';
 const NOT_READY_RETRY_SECONDS = 5;
 /** Advisory-lock key serialising index creation across instances sharing a PostgreSQL database. */
 const PREPARE_LOCK = 7_263_106;
+/** A keyword matching at least this many records (in an entity 20 times larger) is common: see textDriven. */
+const COMMON_WORD_MATCHES = 5000;
 /** Records per write transaction: short enough not to hold SQLite's write lock long. */
 const WRITE_BATCH = 5000;
 
@@ -144,7 +146,7 @@ export class SqlContextStore implements ContextStore {
         ])
       ).map((row) => [Number(row.slot), row.chars]),
     );
-    const { sql, params } = compileSearch(this.search_[this.dialect], plan, connectorId, alphabets);
+    const { sql, params } = compileSearch(this.search_[this.dialect], plan, connectorId, alphabets, await this.textDriven(connectorId, plan));
     const rows = await this.driver.all<{ id: string; data: string; score: number | string }>(sql, params);
     const more = rows.length > plan.limit;
     const hits = rows.slice(0, plan.limit).map((row) => ({
@@ -157,6 +159,30 @@ export class SqlContextStore implements ContextStore {
       next_cursor: more ? encodeCursor(plan.fingerprint, plan.offset + plan.limit) : null,
       took_ms: Math.round((performance.now() - started) * 1000) / 1000,
     };
+  }
+
+  async optimize(): Promise<void> {
+    // SQLite: a sampled ANALYZE (cheap at any size); PostgreSQL samples by itself.
+    await this.driver.exec(this.dialect === 'sqlite' ? 'PRAGMA analysis_limit = 1000; ANALYZE' : 'ANALYZE context_records');
+  }
+
+  /**
+   * SQLite: whether to find the hits from the text index (few matches) or walk the entity in id order
+   * probing the text matches (a common word: the first page is found long before the end). A keyword's
+   * match count, cheap to take from the index, decides.
+   */
+  private async textDriven(connectorId: string, plan: SearchPlan): Promise<boolean> {
+    if (this.dialect !== 'sqlite' || !narrowedByText(plan.filter)) return narrowedByText(plan.filter);
+    const keyword = requiredKeyword(plan.filter);
+    if (!keyword || plan.sort.length > 0) return true;
+    const dialect = this.search_.sqlite;
+    const [matches, stored] = await Promise.all([
+      this.driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${dialect.wordMatch(keyword.slot, '?')} LIMIT ${COMMON_WORD_MATCHES})`, [
+        dialect.anyOf(keyword.words.map(dialect.word)),
+      ]),
+      this.driver.get<{ records: number }>('SELECT records FROM context_entities WHERE connector_id = ? AND entity = ?', [connectorId, plan.entity]),
+    ]);
+    return Number(matches?.n ?? 0) < COMMON_WORD_MATCHES || Number(stored?.records ?? 0) < COMMON_WORD_MATCHES * 20;
   }
 
   async deleteConnector(connectorId: string): Promise<void> {

@@ -90,6 +90,7 @@ export async function runReplication(target: ReplicationTarget, options: Replica
   try {
     await replicate(context);
     await buffer.flush();
+    await store.optimize();
   } catch (error) {
     // What was read is kept, with the checkpoints that vouch for it.
     await buffer.flush().catch(() => undefined);
