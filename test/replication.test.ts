@@ -172,7 +172,7 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
       .filter((entry) => entry.connector_id === id && (entry.event === 'replication_started' || entry.event === 'replication_finished'));
     // Started and finished alternate: never two runs of the connector at once, whichever instance ran them.
     expect(events.length).toBeGreaterThanOrEqual(4);
-    events.forEach((entry, index) => expect(entry.event).toBe(index % 2 === 0 ? 'replication_started' : 'replication_finished'));
+    for (const [index, entry] of events.entries()) expect(entry.event).toBe(index % 2 === 0 ? 'replication_started' : 'replication_finished');
   });
 });
 
