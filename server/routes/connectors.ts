@@ -142,6 +142,7 @@ export const connectorRoutes = [
       202: 'The refresh is due now; the replication state',
       400: 'The connector type replicates nothing (replication_not_supported), or a body that is not JSON (the refresh takes none)',
       413: 'A body larger than the limit (the refresh takes none)',
+      415: 'A body that is not application/json (the refresh takes none)',
       401: 'Missing or invalid scoped token',
       403: 'Connector of another workspace or organization, or a widget token',
       404: 'No such connector',
