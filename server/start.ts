@@ -47,7 +47,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     replication: {
       intervalMs: config.replicationIntervalSeconds * 1000,
       pollMs: options.replicationPollMs,
-      log: (event) => (event.event === 'replication_failed' ? logger.warn(event) : logger.info(event)),
+      log: (event) => (event.event.endsWith('_failed') ? logger.warn(event) : logger.info(event)),
     },
   });
   const app = createApp(hosted, config, logger);

@@ -188,13 +188,7 @@ export class HostedConnectors {
   async replicationTarget(id: string): Promise<ReplicationTarget | undefined> {
     const connector = await this.store.getConnector(id);
     if (!connector) return undefined;
-    const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
-    const instance = this.runtime.instance(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
-      connectorId: id,
-      mode: 'hosted',
-      contextStore: async () => this.contextStore,
-    });
-    return { ...instance, connectorId: id, config: connector.replication_config ?? undefined };
+    return { ...this.instanceOf(connector), connectorId: id, config: connector.replication_config ?? undefined };
   }
 
   async execute(scope: AccessScope, id: string, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
@@ -232,15 +226,20 @@ export class HostedConnectors {
   private executorFor(connector: StoredConnector): ExecuteFunction {
     const cached = this.executors.get(connector.id);
     if (cached) return cached;
+    const { execute } = this.instanceOf(connector);
+    if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
+    this.executors.set(connector.id, execute);
+    return execute;
+  }
+
+  /** A stored connector as a runtime instance: its credentials opened, its searches on the context store. */
+  private instanceOf(connector: StoredConnector) {
     const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
-    const execute = this.runtime.executor(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
+    return this.runtime.instance(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
       connectorId: connector.id,
       mode: 'hosted',
       contextStore: async () => this.contextStore,
     });
-    if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
-    this.executors.set(connector.id, execute);
-    return execute;
   }
 
   /** An instance of the type with these credentials, calling the deployment's upstream for it. */

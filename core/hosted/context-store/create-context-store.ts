@@ -3,7 +3,6 @@ import { PostgresDriver } from '../../stores/postgres-driver.ts';
 import { migrate } from '../../stores/migrate.ts';
 import { SqliteDriver } from '../../stores/sqlite-driver.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
-import type { ContextStore } from './context-store.ts';
 import { SqlContextStore } from './sql-context-store.ts';
 
 export interface ContextStoreOptions {
@@ -17,7 +16,7 @@ export interface ContextStoreOptions {
 }
 
 /** Opens the context store's database and brings its tables up to date (its own migrations, per dialect). */
-export async function createContextStore(options: ContextStoreOptions): Promise<SqlContextStore & ContextStore> {
+export async function createContextStore(options: ContextStoreOptions): Promise<SqlContextStore> {
   const driver: SqlDriver = options.databaseUrl
     ? PostgresDriver.connect(options.databaseUrl, options.schema)
     : // Replicated records can always be read again from the upstream: tuned for bulk writes.
@@ -25,11 +24,9 @@ export async function createContextStore(options: ContextStoreOptions): Promise<
         bulk: true,
       });
   try {
-    await migrate(driver, {
-      dir: new URL(`./migrations/${driver.dialect}/`, import.meta.url),
-      table: 'context_store_migrations',
-      lock: 7_263_105,
-    });
+    // Records and text indexes differ per database; replication's bookkeeping tables do not.
+    await migrate(driver, { dir: new URL(`./migrations/${driver.dialect}/`, import.meta.url), table: 'context_store_migrations', lock: 7_263_105 });
+    await migrate(driver, { dir: new URL('./migrations/common/', import.meta.url), table: 'context_store_common_migrations', lock: 7_263_105 });
   } catch (error) {
     await driver.close();
     throw error;

@@ -80,11 +80,6 @@ export class FieldCatalog {
       .map(([name]) => name);
   }
 
-  /** Top-level fields a document keeps. */
-  documentFields(): string[] {
-    return [...(this.root.children?.keys() ?? [])];
-  }
-
   /** A dot path (`profile.email`, `reactions[].name`) relative to `from` (the document, or an array's element), or undefined. */
   resolve(name: string, from: FieldNode = this.root): ResolvedField | undefined {
     if (from === this.root) {

@@ -23,18 +23,19 @@ const WRITE_BATCH = 5000;
 /** The context store on one SQL database; the dialect picks the text indexes and record writer. */
 export class SqlContextStore implements ContextStore {
   readonly dialect: 'sqlite' | 'postgres';
-  private readonly search_ = { sqlite: sqliteDialect, postgres: postgresDialect };
+  private readonly searchDialect;
   private readonly writer;
 
   constructor(readonly driver: SqlDriver) {
     this.dialect = driver.dialect;
+    this.searchDialect = this.dialect === 'sqlite' ? sqliteDialect : postgresDialect;
     this.writer = this.dialect === 'sqlite' ? sqliteRecordWriter : postgresRecordWriter;
   }
 
   async prepare(catalog: FieldCatalog): Promise<void> {
     // Serialised across instances: two CREATE INDEX IF NOT EXISTS of one name at once fail on PostgreSQL.
     await this.driver.transaction(async (tx) => {
-      for (const statement of expressionIndexes(this.search_[this.dialect], catalog)) await tx.exec(statement);
+      for (const statement of expressionIndexes(this.searchDialect, catalog)) await tx.exec(statement);
     }, PREPARE_LOCK);
   }
 
@@ -146,7 +147,7 @@ export class SqlContextStore implements ContextStore {
         ])
       ).map((row) => [Number(row.slot), row.chars]),
     );
-    const { sql, params } = compileSearch(this.search_[this.dialect], plan, connectorId, alphabets, await this.textDriven(connectorId, plan));
+    const { sql, params } = compileSearch(this.searchDialect, plan, connectorId, alphabets, await this.textDriven(connectorId, plan));
     const rows = await this.driver.all<{ id: string; data: string; score: number | string }>(sql, params);
     const more = rows.length > plan.limit;
     const hits = rows.slice(0, plan.limit).map((row) => ({
@@ -175,7 +176,7 @@ export class SqlContextStore implements ContextStore {
     if (this.dialect !== 'sqlite' || !narrowedByText(plan.filter)) return narrowedByText(plan.filter);
     const keyword = requiredKeyword(plan.filter);
     if (!keyword || plan.sort.length > 0) return true;
-    const dialect = this.search_.sqlite;
+    const dialect = this.searchDialect;
     const [matches, stored] = await Promise.all([
       this.driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${dialect.wordMatch(keyword.slot, '?')} LIMIT ${COMMON_WORD_MATCHES})`, [
         dialect.anyOf(keyword.words.map(dialect.word)),

@@ -22,7 +22,8 @@ export interface ReplicationSchedulerOptions {
 export type ReplicationEvent =
   | { event: 'replication_started'; connector_id: string }
   | { event: 'replication_finished'; connector_id: string; duration_ms: number }
-  | { event: 'replication_failed'; connector_id: string; duration_ms: number; error: string };
+  | { event: 'replication_failed'; connector_id: string; duration_ms: number; error: string }
+  | { event: 'replication_poll_failed'; error: string };
 
 /** Thrown into a run whose lease another instance took over: it stops without touching the job. */
 class LeaseLostError extends Error {}
@@ -63,7 +64,7 @@ export class ReplicationScheduler {
   trigger(): void {
     if (!this.timer || this.polling) return;
     this.polling = this.poll()
-      .catch((error: unknown) => this.options.log?.({ event: 'replication_failed', connector_id: '', duration_ms: 0, error: String(error) }))
+      .catch((error: unknown) => this.options.log?.({ event: 'replication_poll_failed', error: String(error) }))
       .finally(() => {
         this.polling = undefined;
       });

@@ -97,7 +97,7 @@ export async function runReplication(target: ReplicationTarget, options: Replica
     for (const entity of pending) await store.setEntityState(connectorId, entity, 'failed');
     throw error;
   }
-  // Entities the hook never finished were not replicated by it: they stay as they were.
+  // An entity the hook never finished was not read through by this run.
   for (const entity of pending) await store.setEntityState(connectorId, entity, 'failed');
 }
 
