@@ -20,7 +20,7 @@ export class SqliteDriver implements SqlDriver {
    * `file` defaults to plugboard.db in the data directory; a local context store names its own.
    * `bulk`: for a large store of data that can be read again (the context store): commits are not
    * flushed to disk one by one (WAL's synchronous=NORMAL: a crash of the machine may lose the last
-   * ones, never corrupt the file), a 256 MB page cache, and WAL checkpoints every 64 MB, not 4 MB.
+   * ones, never corrupt the file), a 256 MB page cache, the file memory-mapped (up to 2 GB), and WAL checkpoints every 64 MB, not 4 MB.
    */
   constructor(dataDir: string, file = join(dataDir, 'plugboard.db'), options: { bulk?: boolean } = {}) {
     this.db = openDatabase(dataDir, file);
@@ -28,6 +28,8 @@ export class SqliteDriver implements SqlDriver {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('cache_size = -262144');
       this.db.pragma('wal_autocheckpoint = 16384');
+      // Reads straight from the OS page cache: a search touching pages not in SQLite's own cache stays fast.
+      this.db.pragma('mmap_size = 2147418112');
     }
   }
 

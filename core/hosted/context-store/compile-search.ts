@@ -66,11 +66,13 @@ export function compileSearch(
   /** Whether the text index should find the candidates (few of them); default: whenever every hit must meet a text condition. */
   textDriven = narrowedByText(plan.filter),
 ): CompiledSearch {
-  const compiled = new FilterCompiler(dialect, alphabets).compile(plan.filter, 'r.data');
   const hasText = containsText(plan.filter);
+  // A lone text condition met by walking the id index: each record is checked on its own, and every hit scores 1.
+  const walking = !textDriven && walkableText(plan.filter) !== undefined;
+  const compiled = new FilterCompiler(dialect, alphabets, walking).compile(plan.filter, 'r.data');
   const order = [
     ...plan.sort.map(({ field, descending }) => dialect.sortKey('r.data', keysOf(field), field.node.kind, descending)),
-    ...(compiled.score ? ['score DESC'] : []),
+    ...(compiled.score && !walking ? ['score DESC'] : []),
     // With text operators the few matching records are found from the text index: walking the id index in order instead would read most of the entity.
     dialect.name === 'postgres' ? 'r.id COLLATE "C"' : hasText && textDriven ? '+r.id' : 'r.id',
   ];
@@ -99,10 +101,22 @@ export function narrowedByText(filter: Filter): boolean {
   return filter.kind === 'and' && filter.filters.some(narrowedByText);
 }
 
-/** The top-level keyword words every hit must have one of, when the filter has such a condition. */
-export function requiredKeyword(filter: Filter): { slot: number; words: string[] } | undefined {
-  if (filter.kind === 'keyword') return { slot: filter.field.textSlot!, words: filter.words };
-  if (filter.kind === 'and') for (const part of filter.filters) if (requiredKeyword(part)) return requiredKeyword(part);
+/** A text-index condition alone: its candidates in the index, and what checking one record costs when walking instead. */
+export interface WalkableText {
+  index: 'words' | 'trigrams';
+  slot: number;
+  /** A single word, or a `like` pattern. */
+  value: string;
+}
+
+/**
+ * The condition of a filter that is one single-word keyword or one `like` on a substring field:
+ * every hit scores 1, so hits come in id order and a walk of the id index may stop at the page's end
+ * (see SqlContextStore.textDriven).
+ */
+export function walkableText(filter: Filter): WalkableText | undefined {
+  if (filter.kind === 'keyword' && filter.words.length === 1) return { index: 'words', slot: filter.field.textSlot!, value: filter.words[0]! };
+  if (filter.kind === 'like' && narrowedByText(filter)) return { index: 'trigrams', slot: filter.field.textSlot!, value: filter.pattern };
   return undefined;
 }
 
@@ -137,6 +151,8 @@ class FilterCompiler {
   constructor(
     private readonly dialect: SearchDialect,
     private readonly alphabets: Alphabets,
+    /** Whether the records are walked in order (not found from the text index): text conditions probe row by row. */
+    private readonly walking: boolean,
   ) {}
 
   compile(filter: Filter, root: string): Compiled {
@@ -217,7 +233,7 @@ class FilterCompiler {
 
   private like(root: string, field: ResolvedField, pattern: string): Compiled {
     const exact = this.onPath(root, field, (at, keys, bind) => this.dialect.like(at, keys, pattern, bind));
-    if (!field.trigrams || field.textSlot === undefined) return exact;
+    if (!field.trigrams || field.textSlot === undefined || this.walking) return exact;
     const slot = field.textSlot;
     let usable = true;
     const candidates = sql((bind) => {
@@ -235,7 +251,8 @@ class FilterCompiler {
   private keyword(field: ResolvedField, words: string[]): Compiled {
     const { dialect } = this;
     const slot = field.textSlot!;
-    const where = this.wordMatch(slot, dialect.anyOf(words.map(dialect.word)));
+    const query = dialect.anyOf(words.map(dialect.word));
+    const where = this.walking ? sql((bind) => dialect.wordProbe(slot, bind(query))) : this.wordMatch(slot, query);
     if (words.length === 1) return { where, score: sql(() => String(WORD_SCORES.exact)) };
     // The share of the value's words the field holds.
     const present = words.map((word) => concat('CASE WHEN ', this.wordMatch(slot, dialect.word(word)), ' THEN 1 ELSE 0 END'));

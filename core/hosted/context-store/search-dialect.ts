@@ -27,6 +27,8 @@ export interface SearchDialect {
   elements(root: string, keys: string[], alias: string): string;
   /** Record ids (`rid`) whose text slot `slot` matches a word query. */
   wordMatch(slot: number, placeholder: string): string;
+  /** Whether record `r`'s text slot matches a word query, asked row by row (for a walk that stops early). */
+  wordProbe(slot: number, placeholder: string): string;
 
   /** Word query syntax: a word exactly, a word as prefix, any of, all of. */
   word(word: string): string;
@@ -73,6 +75,10 @@ export const sqliteDialect: SearchDialect = {
   },
   wordMatch(slot, placeholder) {
     return `SELECT rowid >> 6 FROM context_words WHERE context_words MATCH ${placeholder} AND (rowid & 63) = ${slot}`;
+  },
+  wordProbe(slot, placeholder) {
+    // FTS5 seeks the one row: far cheaper than collecting a common word's every match.
+    return `EXISTS (SELECT 1 FROM context_words WHERE context_words MATCH ${placeholder} AND rowid = r.rid * 64 + ${slot})`;
   },
 
   word: (word) => `"${word}"`,
@@ -130,6 +136,10 @@ export const postgresDialect: SearchDialect = {
   },
   wordMatch(slot, placeholder) {
     return `SELECT rid FROM context_text WHERE slot = ${slot} AND words @@ ${placeholder}::tsquery`;
+  },
+  wordProbe(slot, placeholder) {
+    // PostgreSQL's planner picks between a hashed subplan and a per-row probe itself.
+    return `r.rid IN (${this.wordMatch(slot, placeholder)})`;
   },
 
   word: (word) => `'${word}'`,

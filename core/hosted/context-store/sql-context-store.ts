@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { NotReadyError } from '../../errors.ts';
 import type { StoredRecord } from '../../sdk/index.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
-import { compileSearch, narrowedByText, requiredKeyword } from './compile-search.ts';
+import { compileSearch, narrowedByText, walkableText } from './compile-search.ts';
 import type { ContextStore, EntityState, ReplicationStatus, SearchPage } from './context-store.ts';
 import { expressionIndexes } from './expression-indexes.ts';
 import type { FieldCatalog } from './field-catalog.ts';
@@ -15,8 +15,11 @@ import { encodeCursor, type SearchPlan } from './search-query.ts';
 const NOT_READY_RETRY_SECONDS = 5;
 /** Advisory-lock key serialising index creation across instances sharing a PostgreSQL database. */
 const PREPARE_LOCK = 7_263_106;
-/** A keyword matching at least this many records (in an entity 20 times larger) is common: see textDriven. */
-const COMMON_WORD_MATCHES = 5000;
+/**
+ * What checking one record costs when walking, in units of collecting one candidate from the text
+ * index (measured on SQLite): a word probe seeks in the FTS index, a `like` just reads the record.
+ */
+const WALK_STEP_COST = { words: 20, trigrams: 1 } as const;
 /** Records per write transaction: short enough not to hold SQLite's write lock long. */
 const WRITE_BATCH = 5000;
 
@@ -168,22 +171,31 @@ export class SqlContextStore implements ContextStore {
   }
 
   /**
-   * SQLite: whether to find the hits from the text index (few matches) or walk the entity in id order
-   * probing the text matches (a common word: the first page is found long before the end). A keyword's
-   * match count, cheap to take from the index, decides.
+   * SQLite: whether to find the hits from the text index, or to walk the entity in id order checking
+   * each record (a lone common word or substring: the page fills long before the end). Walking reads
+   * about wanted × stored / candidates records, collecting reads every candidate: their count, cheap
+   * to take from the index up to where walking wins, decides.
    */
   private async textDriven(connectorId: string, plan: SearchPlan): Promise<boolean> {
-    if (this.dialect !== 'sqlite' || !narrowedByText(plan.filter)) return narrowedByText(plan.filter);
-    const keyword = requiredKeyword(plan.filter);
-    if (!keyword || plan.sort.length > 0) return true;
-    const dialect = this.searchDialect;
-    const [matches, stored] = await Promise.all([
-      this.driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${dialect.wordMatch(keyword.slot, '?')} LIMIT ${COMMON_WORD_MATCHES})`, [
-        dialect.anyOf(keyword.words.map(dialect.word)),
-      ]),
-      this.driver.get<{ records: number }>('SELECT records FROM context_entities WHERE connector_id = ? AND entity = ?', [connectorId, plan.entity]),
+    const narrowed = narrowedByText(plan.filter);
+    const text = walkableText(plan.filter);
+    if (this.dialect !== 'sqlite' || !text || plan.sort.length > 0) return narrowed;
+    const stored = await this.driver.get<{ records: number }>('SELECT records FROM context_entities WHERE connector_id = ? AND entity = ?', [
+      connectorId,
+      plan.entity,
     ]);
-    return Number(matches?.n ?? 0) < COMMON_WORD_MATCHES || Number(stored?.records ?? 0) < COMMON_WORD_MATCHES * 20;
+    const wanted = plan.offset + plan.limit + 1;
+    const walkWins = Math.ceil(Math.sqrt(WALK_STEP_COST[text.index] * wanted * Number(stored?.records ?? 0)));
+    const params: string[] = [];
+    const bind = (value: string | number) => {
+      params.push(String(value));
+      return '?';
+    };
+    const dialect = this.searchDialect;
+    const candidates =
+      text.index === 'words' ? dialect.wordMatch(text.slot, bind(dialect.word(text.value))) : dialect.trigramMatch(text.slot, text.value, bind)!;
+    const counted = await this.driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${candidates} LIMIT ${walkWins})`, params);
+    return Number(counted?.n ?? 0) < walkWins;
   }
 
   async deleteConnector(connectorId: string): Promise<void> {
