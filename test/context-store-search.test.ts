@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotReadyError, type PlugboardError, ValidationError, type ValidationIssue } from '../core/errors.ts';
 import type { SearchHit } from '../core/hosted/context-store/context-store.ts';
-import { createContextStore } from '../core/hosted/context-store/create-context-store.ts';
+import type { createContextStore } from '../core/hosted/context-store/create-context-store.ts';
 import type { FieldCatalog } from '../core/hosted/context-store/field-catalog.ts';
 import { planSearch } from '../core/hosted/context-store/search-query.ts';
 import { wordsOf } from '../core/hosted/context-store/words.ts';
 import { type ChatFixture, startChatFixture } from './helpers/chat-fixture.ts';
+import { openTestContextStore } from './helpers/context-store.ts';
 import { BACKENDS, createTestDatabase, type TestDatabase } from './helpers/hosted-fixture.ts';
 import { type Document, documentsOf, type ReferenceHit, type ReferenceQuery, referenceSearch } from './helpers/search-reference.ts';
 
@@ -489,10 +489,7 @@ describe.each(BACKENDS)('context store search on %s', (backend) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    store =
-      backend === 'postgres'
-        ? await createContextStore({ databaseUrl: database.databaseUrl!, schema: database.schema! })
-        : await createContextStore({ dataDir: database.dataDir, file: join(database.dataDir, 'context.db') });
+    store = await openTestContextStore(database);
     for (const entity of ENTITIES) {
       const { catalog, records, documents } = data[entity];
       await store.prepare(catalog);

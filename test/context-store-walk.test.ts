@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
 import type { SearchHit } from '../core/hosted/context-store/context-store.ts';
-import { createContextStore } from '../core/hosted/context-store/create-context-store.ts';
+import type { createContextStore } from '../core/hosted/context-store/create-context-store.ts';
 import type { FieldCatalog } from '../core/hosted/context-store/field-catalog.ts';
 import { planSearch } from '../core/hosted/context-store/search-query.ts';
 import { Runtime } from '../core/runtime/runtime.ts';
 import { SeededRandom } from '../testing/seeded-random.ts';
+import { openTestContextStore } from './helpers/context-store.ts';
 import { BACKENDS, createTestDatabase, type TestDatabase } from './helpers/hosted-fixture.ts';
 import { type Document, documentsOf, type ReferenceQuery, referenceSearch } from './helpers/search-reference.ts';
 
@@ -46,10 +46,7 @@ describe.each(BACKENDS)('a lone common text condition on %s', (backend) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    store =
-      backend === 'postgres'
-        ? await createContextStore({ databaseUrl: database.databaseUrl!, schema: database.schema! })
-        : await createContextStore({ dataDir: database.dataDir, file: join(database.dataDir, 'context.db') });
+    store = await openTestContextStore(database);
     for (const [entity, records] of [
       ['channel_messages', messages],
       ['users', users],

@@ -130,7 +130,10 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
     expect(deleted.statusCode).toBe(204);
     expect(await fixture.server.hosted.contextStore.entityStates(id)).toEqual({});
     expect(
-      await (fixture.server.hosted.contextStore as SqlContextStore).driver.get('SELECT 1 AS one FROM context_records WHERE connector_id = ?', [id]),
+      await (fixture.server.hosted.contextStore as SqlContextStore).driver.get(
+        'SELECT 1 AS one FROM context_records r JOIN context_stores s ON s.store_key = r.store_key WHERE s.connector_id = ?',
+        [id],
+      ),
     ).toBeUndefined();
   });
 

@@ -30,8 +30,11 @@ export async function replicateChat(context: ReplicationContext): Promise<void> 
   );
   const startSeconds = config.start_date ? Date.parse(config.start_date) / 1000 : 0;
   const lookbackSeconds = (config.lookback_window ?? 0) * DAY_SECONDS;
-  const readableChannels: StoredRecord[] = [];
-  for (const channel of channels) if (await readable(context, channel, config.join_channels === true)) readableChannels.push(channel);
+  const readableSet = new Set<StoredRecord>();
+  await inParallel(channels, CHANNEL_CONCURRENCY, async (channel) => {
+    if (await readable(context, channel, config.join_channels === true)) readableSet.add(channel);
+  });
+  const readableChannels = channels.filter((channel) => readableSet.has(channel));
   // A few channels at once: one channel's upstream calls overlap another's writes.
   await inParallel(readableChannels, CHANNEL_CONCURRENCY, (channel) => replicateChannel(context, String(channel.id), startSeconds, lookbackSeconds));
   await context.entityDone('channel_messages');

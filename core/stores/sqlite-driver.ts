@@ -22,7 +22,11 @@ export class SqliteDriver implements SqlDriver {
    * flushed to disk one by one (WAL's synchronous=NORMAL: a crash of the machine may lose the last
    * ones, never corrupt the file), a 256 MB page cache, the file memory-mapped (up to 2 GB), and WAL checkpoints every 64 MB, not 4 MB.
    */
-  constructor(dataDir: string, file = join(dataDir, 'plugboard.db'), options: { bulk?: boolean } = {}) {
+  constructor(
+    dataDir: string,
+    readonly file = join(dataDir, 'plugboard.db'),
+    options: { bulk?: boolean } = {},
+  ) {
     this.db = openDatabase(dataDir, file);
     if (options.bulk) {
       this.db.pragma('synchronous = NORMAL');

@@ -61,7 +61,8 @@ function join(parts: Sql[], separator: string): Sql {
 export function compileSearch(
   dialect: SearchDialect,
   plan: SearchPlan,
-  connectorId: string,
+  /** The connector's key in context_stores. */
+  storeKey: number,
   alphabets: Alphabets,
   /** Whether the text index should find the candidates (few of them); default: whenever every hit must meet a text condition. */
   textDriven = narrowedByText(plan.filter),
@@ -84,8 +85,8 @@ export function compileSearch(
     ' AS score\nFROM context_records r\n',
     // A text condition every hit must meet finds the few candidates: the `+` keeps SQLite from scanning the entity by index instead.
     sql((bind) => {
-      const scope = `r.connector_id = ${bind(connectorId)} AND r.entity = ${quote(plan.entity)}`;
-      return `WHERE ${dialect.name === 'sqlite' && textDriven ? `+${scope.replace(' AND r.entity', ' AND +r.entity')}` : scope} AND `;
+      const scoped = dialect.name === 'sqlite' && textDriven ? '+' : '';
+      return `WHERE ${scoped}r.store_key = ${bind(storeKey)} AND ${scoped}r.entity = ${quote(plan.entity)} AND `;
     }),
     compiled.where,
     `\nORDER BY ${order.join(', ')}\n`,

@@ -4,6 +4,7 @@ import { migrate } from '../../stores/migrate.ts';
 import { SqliteDriver } from '../../stores/sqlite-driver.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import { SqlContextStore } from './sql-context-store.ts';
+import { SqliteWriteThread } from './sqlite-write-thread.ts';
 
 export interface ContextStoreOptions {
   /** PostgreSQL when set (the hosted server's DATABASE_URL). */
@@ -31,5 +32,5 @@ export async function createContextStore(options: ContextStoreOptions): Promise<
     await driver.close();
     throw error;
   }
-  return new SqlContextStore(driver);
+  return new SqlContextStore(driver, driver instanceof SqliteDriver ? new SqliteWriteThread(driver.file) : undefined);
 }

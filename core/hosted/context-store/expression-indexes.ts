@@ -17,6 +17,6 @@ export function expressionIndexes(dialect: SearchDialect, catalog: FieldCatalog)
       .update(`${catalog.entity}\0${keys.join('\0')}\0${value}`)
       .digest('hex')
       .slice(0, 16)}`;
-    return `CREATE INDEX IF NOT EXISTS ${name} ON context_records (connector_id, ${dialect.name === 'postgres' ? `(${value})` : value}) WHERE entity = '${entity}'`;
+    return `CREATE INDEX IF NOT EXISTS ${name} ON context_records (store_key, ${dialect.name === 'postgres' ? `(${value})` : value}) WHERE entity = '${entity}'`;
   });
 }

@@ -15,7 +15,7 @@ export type SlotCharacters = Map<number, Set<string>>;
  * Writes a batch of documents of one entity with their text rows, inside the caller's transaction.
  * A document whose data did not change is left alone (its text rows too).
  */
-export type RecordWriter = (tx: SqlDriver, connectorId: string, catalog: FieldCatalog, rows: DocumentRow[], seen: SlotCharacters) => Promise<void>;
+export type RecordWriter = (tx: SqlDriver, storeKey: number, catalog: FieldCatalog, rows: DocumentRow[], seen: SlotCharacters) => Promise<void>;
 
 /** The string at a text field's path, if the document holds one. */
 function textAt(document: Record<string, unknown>, field: ResolvedField): string | undefined {
@@ -41,32 +41,32 @@ function textRows(catalog: FieldCatalog, document: Record<string, unknown>, seen
   });
 }
 
-export const sqliteRecordWriter: RecordWriter = async (tx, connectorId, catalog, rows, seen) => {
+export const sqliteRecordWriter: RecordWriter = async (tx, storeKey, catalog, rows, seen) => {
+  // All records, then all text rows: one statement after another runs about twice as fast as alternating.
+  const changed: { rid: number; document: Record<string, unknown> }[] = [];
   for (const { id, document } of rows) {
-    const changed = await tx.get<{ rid: number }>(
-      `INSERT INTO context_records (connector_id, entity, id, data) VALUES (?, ?, ?, jsonb(?))
-       ON CONFLICT (connector_id, entity, id) DO UPDATE SET data = excluded.data WHERE context_records.data IS NOT excluded.data
+    const row = await tx.get<{ rid: number }>(
+      `INSERT INTO context_records (store_key, entity, id, data) VALUES (?, ?, ?, jsonb(?))
+       ON CONFLICT (store_key, entity, id) DO UPDATE SET data = excluded.data WHERE context_records.data IS NOT excluded.data
        RETURNING rid`,
-      [connectorId, catalog.entity, id, JSON.stringify(document)],
+      [storeKey, catalog.entity, id, JSON.stringify(document)],
     );
-    if (!changed) continue;
-    // The update trigger removed the old text rows.
-    for (const row of textRows(catalog, document, seen)) {
-      const rowid = changed.rid * TEXT_SLOTS + row.slot;
-      if (row.words) await tx.run('INSERT INTO context_words (rowid, words) VALUES (?, ?)', [rowid, row.words.join(' ')]);
-      if (row.value !== null) await tx.run('INSERT INTO context_trigrams (rowid, value) VALUES (?, ?)', [rowid, row.value]);
-    }
+    if (row) changed.push({ rid: row.rid, document });
   }
+  // The update trigger removed the changed records' old text rows.
+  const text = changed.flatMap(({ rid, document }) => textRows(catalog, document, seen).map((row) => ({ rowid: rid * TEXT_SLOTS + row.slot, ...row })));
+  for (const row of text) if (row.words) await tx.run('INSERT INTO context_words (rowid, words) VALUES (?, ?)', [row.rowid, row.words.join(' ')]);
+  for (const row of text) if (row.value !== null) await tx.run('INSERT INTO context_trigrams (rowid, value) VALUES (?, ?)', [row.rowid, row.value]);
 };
 
-export const postgresRecordWriter: RecordWriter = async (tx, connectorId, catalog, rows, seen) => {
+export const postgresRecordWriter: RecordWriter = async (tx, storeKey, catalog, rows, seen) => {
   // One statement per batch: a round trip per record would bound replication by latency.
   const changed = await tx.all<{ rid: string; id: string }>(
-    `INSERT INTO context_records (connector_id, entity, id, data)
-     SELECT ?, ?, x.id, x.data FROM jsonb_to_recordset(?::jsonb) AS x(id text, data jsonb)
-     ON CONFLICT (connector_id, entity, id) DO UPDATE SET data = excluded.data WHERE context_records.data IS DISTINCT FROM excluded.data
+    `INSERT INTO context_records (store_key, entity, id, data)
+     SELECT ?::integer, ?, x.id, x.data FROM jsonb_to_recordset(?::jsonb) AS x(id text, data jsonb)
+     ON CONFLICT (store_key, entity, id) DO UPDATE SET data = excluded.data WHERE context_records.data IS DISTINCT FROM excluded.data
      RETURNING rid, id`,
-    [connectorId, catalog.entity, JSON.stringify(rows.map(({ id, document }) => ({ id, data: document })))],
+    [storeKey, catalog.entity, JSON.stringify(rows.map(({ id, document }) => ({ id, data: document })))],
   );
   if (changed.length === 0) return;
   const documents = new Map(rows.map((row) => [row.id, row.document]));

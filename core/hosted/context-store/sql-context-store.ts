@@ -7,9 +7,11 @@ import type { ContextStore, EntityState, ReplicationStatus, SearchPage } from '.
 import { expressionIndexes } from './expression-indexes.ts';
 import type { FieldCatalog } from './field-catalog.ts';
 import { projectFields } from './projection.ts';
-import { postgresRecordWriter, sqliteRecordWriter, type DocumentRow, type SlotCharacters } from './record-writers.ts';
+import type { DocumentRow } from './record-writers.ts';
 import { postgresDialect, sqliteDialect } from './search-dialect.ts';
 import { encodeCursor, type SearchPlan } from './search-query.ts';
+import type { SqliteWriteThread } from './sqlite-write-thread.ts';
+import { writeBatch } from './write-batch.ts';
 
 /** How long a caller is told to wait before searching an entity whose first replication is running. */
 const NOT_READY_RETRY_SECONDS = 5;
@@ -27,12 +29,16 @@ const WRITE_BATCH = 5000;
 export class SqlContextStore implements ContextStore {
   readonly dialect: 'sqlite' | 'postgres';
   private readonly searchDialect;
-  private readonly writer;
+  /** Each connector's key in context_stores (keys never change once given). */
+  private readonly storeKeys = new Map<string, number>();
 
-  constructor(readonly driver: SqlDriver) {
+  constructor(
+    readonly driver: SqlDriver,
+    /** SQLite: writes go through a thread of their own (PostgreSQL's already run in the database server). */
+    private readonly writeThread?: SqliteWriteThread,
+  ) {
     this.dialect = driver.dialect;
     this.searchDialect = this.dialect === 'sqlite' ? sqliteDialect : postgresDialect;
-    this.writer = this.dialect === 'sqlite' ? sqliteRecordWriter : postgresRecordWriter;
   }
 
   async prepare(catalog: FieldCatalog): Promise<void> {
@@ -50,38 +56,30 @@ export class SqlContextStore implements ContextStore {
       if (id !== undefined) byId.set(id, { id, document: catalog.documentOf(record, id) });
     }
     const rows = [...byId.values()];
+    const storeKey = await this.storeKey(connectorId, true);
+    const owner = { connectorId, storeKey: storeKey! };
     for (let start = 0; start < rows.length; start += WRITE_BATCH) {
       const batch = rows.slice(start, start + WRITE_BATCH);
-      await this.driver.transaction(async (tx) => {
-        const seen: SlotCharacters = new Map();
-        await this.writer(tx, connectorId, catalog, batch, seen);
-        await this.mergeAlphabets(tx, connectorId, catalog.entity, seen);
-      });
+      await (this.writeThread ? this.writeThread.write(owner, catalog, batch) : writeBatch(this.driver, owner, catalog, batch));
     }
     return [...byId.keys()];
   }
 
-  private async mergeAlphabets(tx: SqlDriver, connectorId: string, entity: string, seen: SlotCharacters): Promise<void> {
-    if (seen.size === 0) return;
-    const known = new Map(
-      (
-        await tx.all<{ slot: number; chars: string }>('SELECT slot, chars FROM context_alphabets WHERE connector_id = ? AND entity = ?', [connectorId, entity])
-      ).map((row) => [Number(row.slot), row.chars]),
-    );
-    for (const [slot, chars] of seen) {
-      const before = known.get(slot) ?? '';
-      const merged = [...new Set([...before, ...chars])].sort().join('');
-      if (merged === before) continue;
-      await tx.run(
-        'INSERT INTO context_alphabets (connector_id, entity, slot, chars) VALUES (?, ?, ?, ?) ON CONFLICT (connector_id, entity, slot) DO UPDATE SET chars = excluded.chars',
-        [connectorId, entity, slot, merged],
-      );
-    }
+  /** The connector's key in context_stores, given on its first write; undefined while it has none. */
+  private async storeKey(connectorId: string, create: boolean): Promise<number | undefined> {
+    const known = this.storeKeys.get(connectorId);
+    if (known !== undefined) return known;
+    if (create) await this.driver.run('INSERT INTO context_stores (connector_id) VALUES (?) ON CONFLICT (connector_id) DO NOTHING', [connectorId]);
+    const row = await this.driver.get<{ store_key: number }>('SELECT store_key FROM context_stores WHERE connector_id = ?', [connectorId]);
+    if (row) this.storeKeys.set(connectorId, Number(row.store_key));
+    return row ? Number(row.store_key) : undefined;
   }
 
   async sweep(connectorId: string, entity: string, keep: ReadonlySet<string>): Promise<number> {
-    const stored = await this.driver.all<{ rid: number; id: string }>('SELECT rid, id FROM context_records WHERE connector_id = ? AND entity = ?', [
-      connectorId,
+    const storeKey = await this.storeKey(connectorId, false);
+    if (storeKey === undefined) return 0;
+    const stored = await this.driver.all<{ rid: number; id: string }>('SELECT rid, id FROM context_records WHERE store_key = ? AND entity = ?', [
+      storeKey,
       entity,
     ]);
     const gone = stored.filter((row) => !keep.has(row.id)).map((row) => Number(row.rid));
@@ -100,10 +98,10 @@ export class SqlContextStore implements ContextStore {
       );
       return;
     }
-    const count = await this.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM context_records WHERE connector_id = ? AND entity = ?', [
-      connectorId,
-      entity,
-    ]);
+    const count = await this.driver.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM context_records WHERE store_key = (SELECT store_key FROM context_stores WHERE connector_id = ?) AND entity = ?',
+      [connectorId, entity],
+    );
     await this.driver.run(
       `INSERT INTO context_entities (connector_id, entity, status, records, synced_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (connector_id, entity) DO UPDATE SET status = excluded.status, records = excluded.records, synced_at = excluded.synced_at`,
@@ -150,7 +148,9 @@ export class SqlContextStore implements ContextStore {
         ])
       ).map((row) => [Number(row.slot), row.chars]),
     );
-    const { sql, params } = compileSearch(this.searchDialect, plan, connectorId, alphabets, await this.textDriven(connectorId, plan));
+    // A connector that never wrote a record has no key: nothing is stored under -1.
+    const storeKey = (await this.storeKey(connectorId, false)) ?? -1;
+    const { sql, params } = compileSearch(this.searchDialect, plan, storeKey, alphabets, await this.textDriven(connectorId, plan));
     const rows = await this.driver.all<{ id: string; data: string; score: number | string }>(sql, params);
     const more = rows.length > plan.limit;
     const hits = rows.slice(0, plan.limit).map((row) => ({
@@ -200,14 +200,17 @@ export class SqlContextStore implements ContextStore {
 
   async deleteConnector(connectorId: string): Promise<void> {
     await this.driver.transaction(async (tx) => {
-      for (const table of ['context_records', 'context_alphabets', 'context_entities', 'context_checkpoints', 'replication_jobs']) {
+      await tx.run('DELETE FROM context_records WHERE store_key = (SELECT store_key FROM context_stores WHERE connector_id = ?)', [connectorId]);
+      for (const table of ['context_stores', 'context_alphabets', 'context_entities', 'context_checkpoints', 'replication_jobs']) {
         await tx.run(`DELETE FROM ${table} WHERE connector_id = ?`, [connectorId]);
       }
     });
+    this.storeKeys.delete(connectorId);
   }
 
-  close(): Promise<void> {
-    return this.driver.close();
+  async close(): Promise<void> {
+    await this.writeThread?.close();
+    await this.driver.close();
   }
 }
 
