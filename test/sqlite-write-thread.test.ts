@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
 import type { FieldCatalog } from '../core/hosted/context-store/field-catalog.ts';
@@ -42,4 +43,26 @@ it("rejects a batch the database refuses with the database's message, then write
     await thread.close();
     await driver.close();
   }
+});
+
+it('close() resolves in a process that nothing else keeps alive (a script awaiting it sees it finish)', () => {
+  const script = join(dir, 'close-then-exit.mts');
+  const at = (path: string) => JSON.stringify(resolve(path));
+  writeFileSync(
+    script,
+    `import { BUILTIN_CONNECTORS } from ${at('connectors/builtin.ts')};
+import { createContextStore } from ${at('core/hosted/context-store/create-context-store.ts')};
+import { Runtime } from ${at('core/runtime/runtime.ts')};
+const runtime = new Runtime();
+for (const specifier of BUILTIN_CONNECTORS) await runtime.loadConnector(specifier);
+const users = runtime.plugin('chat').searchCatalogs().get('users')!;
+const store = await createContextStore({ dataDir: ${JSON.stringify(dir)}, file: ${JSON.stringify(join(dir, 'closing.db'))} });
+await store.prepare(users);
+await store.write('connector-a', users, [{ id: 'U1', name: 'ada' }]);
+await store.close();
+console.log('closed');`,
+  );
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+  expect(run.stderr).not.toMatch(/unsettled top-level await/);
+  expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'closed' });
 });

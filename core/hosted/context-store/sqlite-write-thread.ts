@@ -36,6 +36,8 @@ export class SqliteWriteThread {
     if (!worker) return;
     this.worker = undefined;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Held open until it has closed its connection, or a caller awaiting close() would see the process end first.
+    worker.ref();
     worker.postMessage('close');
     await exited;
   }
