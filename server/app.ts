@@ -14,6 +14,7 @@ import { requireJsonBody } from './middleware/json-body.ts';
 import { jsonMayHoldUnsafeText, pathParamIssues, unsafeTextIssues } from './middleware/unsafe-text.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
+import { registerWidgetRoutes } from './widget-routes.ts';
 import { jsonBytes } from './json-bytes.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
@@ -36,12 +37,14 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   const ajv = createAjv();
   const openApi = buildOpenApi(ROUTES, config.publicUrl);
   const cors = widgetCors(hosted.tokens, hosted.widgetOrigins);
+  // The widget page's origin: its calls carry a widget token from there, not from the allowed origin.
+  const ownOrigin = new URL(config.publicUrl).origin;
 
   for (const route of ROUTES) {
     const validateQuery: ValidateFunction | undefined = route.query ? ajv.compile(route.query) : undefined;
     const validateBody: ValidateFunction | undefined = route.body ? ajv.compile(route.body) : undefined;
     const middleware = async (ctx: Koa.ParameterizedContext) => {
-      const claims = await authenticate(ctx, hosted.tokens, route.auth);
+      const claims = await authenticate(ctx, hosted.tokens, route.auth, ownOrigin);
       if (route.body) requireJsonBody(ctx);
       const body = ctx.request.body ?? {};
       const params = (ctx as unknown as { params: Record<string, string> }).params ?? {};
@@ -71,6 +74,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
+  registerWidgetRoutes(router, hosted.widgetOrigins);
 
   // Failures after the response started (an upstream cut mid-download) go to our log, not to Koa's stderr printer.
   app.on('error', (error: Error) => logger.warn({ error: error.name, detail: error.message }, 'response failed after it started'));

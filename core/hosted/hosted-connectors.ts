@@ -46,6 +46,13 @@ interface EmbeddedSourceInput {
   replication_config?: Record<string, unknown>;
 }
 
+/** What an update of an embedded source may replace; at least one of them (the body schema says so). */
+export interface EmbeddedSourceChanges {
+  name?: string;
+  credentials?: unknown;
+  replication_config?: Record<string, unknown>;
+}
+
 /** Who is asking: an operator sees its whole organization, a scoped token one workspace. */
 export interface AccessScope {
   organization_id: string;
@@ -79,8 +86,11 @@ const EXECUTOR_CACHE_SIZE = 500;
  * workspace and an external user, executed against the deployment's upstream base URL.
  */
 export class HostedConnectors {
-  /** Instances are reused across executes of the same connector; credentials never change in place. */
-  private readonly executors = new Map<string, ExecuteFunction>();
+  /**
+   * Instances are reused across executes of the same connector, while its stored credentials are the
+   * ones they were built with (another instance of the server may have replaced them).
+   */
+  private readonly executors = new Map<string, { ciphertext: string; execute: ExecuteFunction }>();
 
   constructor(
     private readonly store: Store,
@@ -91,7 +101,12 @@ export class HostedConnectors {
     /** Where replication stores records and search reads them. */
     private readonly contextStore: ContextStore,
     /** Told of each connector stored (its first replication) and deleted. */
-    private readonly lifecycle: { created(connector: StoredConnector): Promise<void>; deleted(id: string): Promise<void> },
+    private readonly lifecycle: {
+      created(connector: StoredConnector): Promise<void>;
+      /** Its credentials or replication config changed. */
+      updated(connector: StoredConnector): Promise<void>;
+      deleted(id: string): Promise<void>;
+    },
   ) {}
 
   async create(scope: Required<AccessScope>, input: CreateConnectorInput): Promise<HostedConnectorRecord> {
@@ -103,10 +118,7 @@ export class HostedConnectors {
         'value_error.unknown_connector_type',
       );
     }
-    const plugin = this.runtime.plugin(input.connector_type);
-    authHeadersFor(plugin.definition, input.credentials, ['body', 'credentials']);
-    const credentials = input.credentials as Credentials;
-    const authType = (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)!;
+    const { credentials, authType } = this.checkCredentialShape(input.connector_type, input.credentials);
     const replicationConfig = this.checkReplicationConfig(input.connector_type, input.replication_config);
     // A create retried after a lost answer is told at once, without calling the upstream; the insert below still decides a race.
     const [existing] = await this.store.listConnectors({
@@ -117,10 +129,7 @@ export class HostedConnectors {
     if (existing) throw new ConnectorExistsError(existing);
     const id = randomUUID();
     // Last of the checks, since it calls the upstream; whatever it throws, nothing has been stored.
-    await checkCredentials(
-      plugin,
-      this.runtime.executor(input.connector_type, this.instanceConfig(input.connector_type, credentials), { connectorId: id, mode: 'hosted' }),
-    );
+    await this.checkWithUpstream(input.connector_type, id, credentials);
     const connector: StoredConnector = {
       id,
       organization_id: scope.organization_id,
@@ -129,9 +138,7 @@ export class HostedConnectors {
       connector_type: input.connector_type,
       name: input.name ?? `${input.connector_type} connector of ${input.external_user_id}`,
       auth_type: authType,
-      credentials: this.keyring.encrypt(
-        JSON.stringify({ [CREDENTIAL_FIELD[authType]]: (credentials as unknown as Record<string, string>)[CREDENTIAL_FIELD[authType]] }),
-      ),
+      credentials: this.seal(credentials, authType),
       replication_config: replicationConfig,
       source_template_id: input.source_template_id ?? null,
       created_at: new Date().toISOString(),
@@ -166,6 +173,38 @@ export class HostedConnectors {
       ...(input.replication_config ? { replication_config: input.replication_config } : {}),
       source_template_id: template.id,
     });
+  }
+
+  /**
+   * Replaces an embedded source's name, credentials (checked with the upstream before anything is
+   * stored, like at creation) or replication config; a new config or credentials make a refresh of
+   * its context store due now. A widget reaches only the sources it could have created: from a
+   * template its tags offer, for its workspace's own end user (any other is not found).
+   */
+  async updateEmbeddedSource(
+    scope: Required<AccessScope>,
+    widget: WidgetScope | undefined,
+    id: string,
+    changes: EmbeddedSourceChanges,
+  ): Promise<HostedConnectorRecord> {
+    const connector = await this.find(scope, id);
+    const template = connector.source_template_id ? await this.store.getTemplate(connector.source_template_id) : null;
+    const reachable = template !== null && (!widget || (offersTemplate(widget, template) && connector.external_user_id === scope.workspace_id));
+    if (!reachable) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
+    const type = connector.connector_type;
+    const replicationConfig =
+      changes.replication_config === undefined ? connector.replication_config : this.checkReplicationConfig(type, changes.replication_config);
+    let sealed: Pick<StoredConnector, 'auth_type' | 'credentials'> = connector;
+    if (changes.credentials !== undefined) {
+      const { credentials, authType } = this.checkCredentialShape(type, changes.credentials);
+      await this.checkWithUpstream(type, id, credentials);
+      sealed = { auth_type: authType, credentials: this.seal(credentials, authType) };
+    }
+    const updated: StoredConnector = { ...connector, ...sealed, name: changes.name ?? connector.name, replication_config: replicationConfig };
+    if (!(await this.store.updateConnector(id, updated))) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
+    this.executors.delete(id);
+    if (changes.credentials !== undefined || changes.replication_config !== undefined) await this.lifecycle.updated(updated);
+    return toRecord(updated);
   }
 
   async list(scope: AccessScope, filter: { external_user_id?: string; connector_type?: string; from_template?: boolean }): Promise<HostedConnectorRecord[]> {
@@ -210,6 +249,24 @@ export class HostedConnectors {
     return connector;
   }
 
+  /** Credentials of a kind the type accepts (else a 422 at body.credentials), and that kind. */
+  private checkCredentialShape(type: string, given: unknown): { credentials: Credentials; authType: AuthKind } {
+    authHeadersFor(this.runtime.plugin(type).definition, given, ['body', 'credentials']);
+    const credentials = given as Credentials;
+    return { credentials, authType: (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)! };
+  }
+
+  /** Runs the type's declared credential check against the deployment's upstream: refused credentials are a 400, never stored. */
+  private async checkWithUpstream(type: string, connectorId: string, credentials: Credentials): Promise<void> {
+    await checkCredentials(this.runtime.plugin(type), this.runtime.executor(type, this.instanceConfig(type, credentials), { connectorId, mode: 'hosted' }));
+  }
+
+  /** Only the secret of the kind in use is kept, encrypted. */
+  private seal(credentials: Credentials, authType: AuthKind): StoredConnector['credentials'] {
+    const field = CREDENTIAL_FIELD[authType];
+    return this.keyring.encrypt(JSON.stringify({ [field]: (credentials as unknown as Record<string, string>)[field] }));
+  }
+
   /**
    * A deployment whose data keys lost the one that sealed these credentials cannot run the connector:
    * a 503 the operator can act on (key ids only), not a crash the caller can't tell from a bug.
@@ -224,11 +281,13 @@ export class HostedConnectors {
   }
 
   private executorFor(connector: StoredConnector): ExecuteFunction {
+    const { ciphertext } = connector.credentials;
     const cached = this.executors.get(connector.id);
-    if (cached) return cached;
+    if (cached?.ciphertext === ciphertext) return cached.execute;
+    this.executors.delete(connector.id);
     const { execute } = this.instanceOf(connector);
     if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
-    this.executors.set(connector.id, execute);
+    this.executors.set(connector.id, { ciphertext, execute });
     return execute;
   }
 

@@ -103,6 +103,9 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
       await jobs.add(connector.id);
       replicationScheduler.trigger();
     },
+    async updated(connector) {
+      if (runtime.plugin(connector.connector_type).searchCatalogs().size > 0) await replication.refreshNow(connector.id);
+    },
     deleted: (id) => contextStore.deleteConnector(id),
   });
   const replicationScheduler = new ReplicationScheduler({
@@ -114,6 +117,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     leaseMs: options.replication?.leaseMs,
     log: options.replication?.log,
   });
+  const replication = new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler);
   return {
     store,
     keyring,
@@ -124,7 +128,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     widgetOrigins,
     connectors,
     contextStore,
-    replication: new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler),
+    replication,
     replicationScheduler,
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
     async issueWidgetToken(organizationId, workspaceId, widget) {

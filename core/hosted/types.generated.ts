@@ -7,7 +7,9 @@ import connectorExistsResponseSchema from '../../schemas/server/connector-exists
 import connectorListQuerySchema from '../../schemas/server/connector-list-query.json' with { type: 'json' };
 import connectorListSchema from '../../schemas/server/connector-list.json' with { type: 'json' };
 import connectorRecordSchema from '../../schemas/server/connector-record.json' with { type: 'json' };
+import connectorSpecificationListSchema from '../../schemas/server/connector-specification-list.json' with { type: 'json' };
 import embeddedSourceCreateRequestSchema from '../../schemas/server/embedded-source-create-request.json' with { type: 'json' };
+import embeddedSourceUpdateRequestSchema from '../../schemas/server/embedded-source-update-request.json' with { type: 'json' };
 import errorResponseSchema from '../../schemas/server/error-response.json' with { type: 'json' };
 import executeRequestSchema from '../../schemas/server/execute-request.json' with { type: 'json' };
 import executeResponseSchema from '../../schemas/server/execute-response.json' with { type: 'json' };
@@ -69,7 +71,9 @@ export interface ServerSchemas {
   "connector-list-query.json": ConnectorListQuery;
   "connector-list.json": ConnectorList;
   "connector-record.json": ConnectorRecord;
+  "connector-specification-list.json": ConnectorSpecificationList;
   "embedded-source-create-request.json": EmbeddedSourceCreateRequest;
+  "embedded-source-update-request.json": EmbeddedSourceUpdateRequest;
   "error-response.json": ErrorResponse;
   "execute-request.json": ExecuteRequest;
   "execute-response.json": ExecuteResponse;
@@ -209,6 +213,34 @@ export interface ConnectorRecord {
   created_at: string;
 }
 /**
+ * The connector types a source can be made of, each with the JSON Schemas a form needs: its credential kinds and its replication settings.
+ */
+export interface ConnectorSpecificationList {
+  data: ConnectorSpecification[];
+}
+export interface ConnectorSpecification {
+  /**
+   * Connector type id, e.g. chat
+   */
+  connector_type: string;
+  /**
+   * The type's name for people
+   */
+  display_name: string;
+  /**
+   * JSON Schema of the credentials: a oneOf with one titled branch per credential kind the type accepts
+   */
+  credentials: {
+    [k: string]: unknown;
+  };
+  /**
+   * JSON Schema of the type's replication settings, or null when it takes none
+   */
+  replication_config: {
+    [k: string]: unknown;
+  } | null;
+}
+/**
  * A source created from a source template, with the end user's credentials.
  */
 export interface EmbeddedSourceCreateRequest {
@@ -233,6 +265,28 @@ export interface EmbeddedSourceCreateRequest {
   external_user_id?: string;
   /**
    * Connector-specific replication settings
+   */
+  replication_config?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * What to replace in an embedded source: its name, its credentials (checked with the upstream before they are stored), its replication settings; at least one.
+ */
+export interface EmbeddedSourceUpdateRequest {
+  /**
+   * Source name
+   */
+  name?: string;
+  /**
+   * Exactly one of: {access_token} (OAuth) or {token} (personal access token)
+   */
+  credentials?: {
+    access_token?: string;
+    token?: string;
+  };
+  /**
+   * Connector-specific replication settings, replaced whole
    */
   replication_config?: {
     [k: string]: unknown;
@@ -573,7 +627,9 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'connector-list-query.json': connectorListQuerySchema,
   'connector-list.json': connectorListSchema,
   'connector-record.json': connectorRecordSchema,
+  'connector-specification-list.json': connectorSpecificationListSchema,
   'embedded-source-create-request.json': embeddedSourceCreateRequestSchema,
+  'embedded-source-update-request.json': embeddedSourceUpdateRequestSchema,
   'error-response.json': errorResponseSchema,
   'execute-request.json': executeRequestSchema,
   'execute-response.json': executeResponseSchema,

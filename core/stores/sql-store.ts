@@ -4,6 +4,7 @@ import { migrate } from './migrate.ts';
 import {
   MissingReferenceError,
   type Application,
+  type ConnectorChanges,
   type ConnectorFilter,
   type Organization,
   type SigningKey,
@@ -202,6 +203,14 @@ export class SqlStore implements Store {
     if (filter.from_template !== undefined) where.push(filter.from_template ? 'source_template_id IS NOT NULL' : 'source_template_id IS NULL');
     const rows = await this.db.all<ConnectorRow>(`SELECT * FROM connectors WHERE ${where.join(' AND ')} ORDER BY created_at, id`, params);
     return rows.map(toConnector);
+  }
+
+  async updateConnector(id: string, c: ConnectorChanges): Promise<boolean> {
+    const result = await this.db.run(
+      'UPDATE connectors SET name = ?, auth_type = ?, credentials_key_id = ?, credentials_ciphertext = ?, replication_config = ? WHERE id = ?',
+      [c.name, c.auth_type, c.credentials.key_id, c.credentials.ciphertext, c.replication_config === null ? null : JSON.stringify(c.replication_config), id],
+    );
+    return result.changes > 0;
   }
 
   async deleteConnector(id: string): Promise<boolean> {

@@ -97,6 +97,9 @@ export interface WidgetOrigin {
   expires_at: string;
 }
 
+/** What an update of a connector may change: never its workspace, external user or type. */
+export type ConnectorChanges = Pick<StoredConnector, 'name' | 'auth_type' | 'credentials' | 'replication_config'>;
+
 export interface ConnectorFilter {
   workspace_id: string;
   external_user_id?: string;
@@ -156,6 +159,8 @@ export interface Store {
   createConnectorIfAbsent(connector: StoredConnector): Promise<StoredConnector>;
   getConnector(id: string): Promise<StoredConnector | null>;
   listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]>;
+  /** Replaces the connector's name, auth type and credentials, and replication config; false when it is gone. */
+  updateConnector(id: string, changes: ConnectorChanges): Promise<boolean>;
   /** True when a row was deleted. */
   deleteConnector(id: string): Promise<boolean>;
 

@@ -13,15 +13,18 @@ export function bearerToken(ctx: ParameterizedContext): string | undefined {
 /**
  * Verifies the bearer token a route asks for: a token of a kind the route does not take is a
  * 401, but a widget token, valid yet without the rights, a 403. A widget token used from a browser
- * must come from its allowed origin.
+ * must come from its allowed origin, or from the widget page itself (served on the server's own
+ * origin, `ownOrigin`, inside the allowed origin's frame).
  */
-export async function authenticate(ctx: ParameterizedContext, tokens: TokenService, auth: RouteAuth): Promise<TokenClaims | undefined> {
+export async function authenticate(ctx: ParameterizedContext, tokens: TokenService, auth: RouteAuth, ownOrigin: string): Promise<TokenClaims | undefined> {
   if (auth === 'none') return undefined;
   const token = bearerToken(ctx);
   if (!token) throw new AuthenticationError();
   const claims = await tokens.verifyAny(token);
   if (!auth.includes(claims.token_use)) throw claims.token_use === 'widget' ? new AccessDeniedError() : new AuthenticationError();
   const origin = ctx.get('Origin');
-  if (claims.token_use === 'widget' && origin && !originMatches(claims.widget.allowed_origin, origin)) throw new AccessDeniedError();
+  if (claims.token_use === 'widget' && origin && !originMatches(claims.widget.allowed_origin, origin) && !originMatches(ownOrigin, origin)) {
+    throw new AccessDeniedError();
+  }
   return claims;
 }

@@ -18,7 +18,7 @@ import { bearerToken } from './authenticate.ts';
  */
 export function widgetCors(tokens: TokenService, origins: WidgetOrigins): Middleware {
   const answer = cors({
-    allowMethods: ['GET', 'POST', 'DELETE'],
+    allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type'],
     exposeHeaders: ['Content-Disposition', 'Content-Range', 'Retry-After'],
     maxAge: 600,

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
+import { connectorSpecification } from '../../core/hosted/connector-specification.ts';
 import { accessScopeOf, widgetScopeOf, workspaceScopeOf } from '../../core/hosted/token-claims.ts';
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import type { DownloadResult } from '../../core/execution/types.ts';
@@ -181,6 +182,37 @@ export const connectorRoutes = [
       422: 'Invalid body',
     },
     handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScopeOf(claims), widgetScopeOf(claims), body),
+  }),
+  defineRoute({
+    method: 'patch',
+    paths: ['/api/v1/embedded/sources/:source_id'],
+    summary: "Replace an embedded source's name, credentials or replication settings (credentials are checked with the upstream first).",
+    tags: ['embedded'],
+    auth: ['scoped', 'widget'],
+    cors: true,
+    body: SERVER_SCHEMAS['embedded-source-update-request.json'],
+    returns: SERVER_SCHEMAS['connector-record.json'],
+    responses: {
+      200: 'The updated source (a connector record)',
+      ...CREDENTIAL_CHECK_RESPONSES,
+      401: 'Missing or invalid scoped or widget token',
+      403: 'A source of another workspace or organization',
+      404: 'No such source (or, to a widget, not one it could have created)',
+      422: 'Invalid body, credentials or replication_config',
+    },
+    handler: ({ hosted, claims, params, body }) =>
+      hosted.connectors.updateEmbeddedSource(workspaceScopeOf(claims), widgetScopeOf(claims), params.source_id!, body),
+  }),
+  defineRoute({
+    method: 'get',
+    paths: ['/api/v1/embedded/connector-types'],
+    summary: 'The connector types, each with the JSON Schemas of its credentials and replication settings (what a source form asks).',
+    tags: ['embedded'],
+    auth: ['scoped', 'widget'],
+    cors: true,
+    returns: SERVER_SCHEMAS['connector-specification-list.json'],
+    responses: { 200: 'The connector types', 401: 'Missing or invalid scoped or widget token' },
+    handler: ({ hosted }) => ({ data: hosted.runtime.connectorTypes().map((type) => connectorSpecification(hosted.runtime.plugin(type))) }),
   }),
 ];
 

@@ -114,11 +114,11 @@ export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'datab
 
 /**
  * `clock`: the servers' clock (tokens and widget origins), shared by every server the fixture starts;
- * `config`: settings that differ from the fixture's.
+ * `config`: settings that differ from the fixture's; `port`: the first server's (default: any free one).
  */
 export async function startHostedFixture(
   backend: Backend,
-  options: { chatClock?: () => number; clock?: () => number; config?: Partial<ServerConfig> } = {},
+  options: { chatClock?: () => number; clock?: () => number; config?: Partial<ServerConfig>; port?: number } = {},
 ): Promise<HostedFixture> {
   const chatSandbox = await SlackSandbox.start({
     token: CHAT_TOKEN,
@@ -146,7 +146,7 @@ export async function startHostedFixture(
       { ...config, port },
       { logger, env, clock: options.clock, replicationPollMs: 200, ...(database.schema ? { databaseSchema: database.schema } : {}) },
     );
-  const server = await start();
+  const server = await start(options.port);
   const others: RunningServer[] = [];
   const http = got.extend({ prefixUrl: server.url, throwHttpErrors: false, retry: { limit: 0 } });
   const { client_id: clientId, client_secret: clientSecret } = server.firstApplication!;

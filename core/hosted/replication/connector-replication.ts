@@ -47,9 +47,14 @@ export class ConnectorReplication {
   /** Makes the connector's job due now; a run in progress is the refresh (no second one starts). */
   async refresh(scope: AccessScope, id: string): Promise<ReplicationState> {
     await this.state(scope, id);
+    await this.refreshNow(id);
+    return this.state(scope, id);
+  }
+
+  /** Makes a replicating connector's job due now (its credentials or settings changed, or a caller asked). */
+  async refreshNow(id: string): Promise<void> {
     await this.jobs.add(id);
     await this.jobs.requestNow(id);
     this.scheduler.trigger();
-    return this.state(scope, id);
   }
 }

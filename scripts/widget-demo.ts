@@ -1,0 +1,70 @@
+/**
+ * npm run widget:demo: the embedded widget's whole flow on one machine. Starts the Slack and Drive
+ * sandboxes, the hosted server (a fresh data directory, source templates made) and a sample operator
+ * page on a second local port; open that page in a browser and connect a source through the widget.
+ *
+ *   PORT (default 8080): the server; OPERATOR_PORT (default 8081): the operator page.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
+import { DriveSandbox } from '../connectors/file-storage/sandbox/index.ts';
+import { configFromEnv } from '../server/config.ts';
+import { startServer } from '../server/start.ts';
+import { startOperatorPage } from './operator-page.ts';
+
+const CHAT_TOKEN = 'xoxb-widget-demo';
+const DRIVE_TOKEN = 'ya29.widget-demo';
+const port = Number(process.env.PORT ?? 8080);
+const operatorPort = Number(process.env.OPERATOR_PORT ?? 8081);
+const serverUrl = `http://127.0.0.1:${port}`;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-widget-demo-'));
+const chat = await SlackSandbox.start({ token: CHAT_TOKEN, users: 40, channels: 12, messagesPerChannel: 30 });
+const drive = await DriveSandbox.start({ token: DRIVE_TOKEN });
+const config = configFromEnv({ HOST: '127.0.0.1', PORT: String(port), PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_PUBLIC_URL: serverUrl });
+const server = await startServer({ ...config, baseUrls: () => ({ chat: chat.url, 'file-storage': drive.url }) }, { env: {} });
+const { client_id, client_secret } = server.firstApplication!;
+
+const post = async (path: string, body: unknown, token?: string) => {
+  const response = await fetch(`${serverUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, string>;
+};
+const { access_token } = await post('/api/v1/account/applications/token', { client_id, client_secret });
+await post('/api/v1/integrations/templates/sources', { name: 'Team chat', connector_type: 'chat', tags: ['chat'] }, access_token);
+await post('/api/v1/integrations/templates/sources', { name: 'Shared files', connector_type: 'file-storage', tags: ['files'] }, access_token);
+const page = await startOperatorPage({
+  plugboardUrl: serverUrl,
+  clientId: client_id!,
+  clientSecret: client_secret!,
+  workspaceName: 'demo-workspace',
+  port: operatorPort,
+});
+
+console.log(`Plugboard widget demo
+  server:         ${serverUrl} (data in ${dataDir}, removed on exit)
+  operator page:  ${page.url}  <- open this in a browser, then "Connect your data"
+  credentials to type in the widget (the sandboxes accept only these):
+    Team chat:    ${CHAT_TOKEN}
+    Shared files: ${DRIVE_TOKEN}
+  ${page.url}/?tags=chat offers only the chat template; ?tags=chat,files&mode=all offers none.
+Ctrl+C stops everything.`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await page.close();
+  await server.close();
+  await chat.close();
+  await drive.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

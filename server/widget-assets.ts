@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { buildSync } from 'esbuild';
+
+/** One compiled file of the widget, served under its content hash (so it can be cached for good). */
+export interface WidgetAsset {
+  type: string;
+  body: Buffer;
+}
+
+export interface WidgetAssets {
+  /** The widget page's HTML, pointing at its hashed script and style sheet. */
+  page: string;
+  /** By file name, under /embedded-widget/assets/. */
+  files: Map<string, WidgetAsset>;
+  /** The host script, /embedded-widget.js: an ES module exporting PlugboardWidget. */
+  hostScript: Buffer;
+}
+
+const WIDGET_DIR = new URL('../widget/', import.meta.url);
+export const WIDGET_ASSETS_PATH = '/embedded-widget/assets/';
+
+let built: WidgetAssets | undefined;
+
+/**
+ * The widget's TypeScript and CSS, bundled and minified by esbuild when the server starts (once per
+ * process): nothing is fetched from elsewhere at run time, and the repository holds no build output.
+ */
+export function widgetAssets(): WidgetAssets {
+  built ??= build();
+  return built;
+}
+
+function build(): WidgetAssets {
+  const bundle = (entry: string) =>
+    Buffer.from(
+      buildSync({
+        entryPoints: [new URL(entry, WIDGET_DIR).pathname],
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        minify: true,
+        write: false,
+        legalComments: 'none',
+      }).outputFiles[0]!.contents,
+    );
+  const hashed = (name: string, extension: string, body: Buffer) => `${name}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`;
+  const script = bundle('page/main.ts');
+  const style = Buffer.from(
+    buildSync({ entryPoints: [new URL('page/widget.css', WIDGET_DIR).pathname], bundle: true, minify: true, write: false, loader: { '.css': 'css' } })
+      .outputFiles[0]!.contents,
+  );
+  const scriptName = hashed('widget', 'js', script);
+  const styleName = hashed('widget', 'css', style);
+  const page = readFileSync(new URL('page/index.html', WIDGET_DIR), 'utf8')
+    .replace('%SCRIPT%', `${WIDGET_ASSETS_PATH}${scriptName}`)
+    .replace('%STYLE%', `${WIDGET_ASSETS_PATH}${styleName}`);
+  return {
+    page,
+    files: new Map([
+      [scriptName, { type: 'text/javascript; charset=utf-8', body: script }],
+      [styleName, { type: 'text/css; charset=utf-8', body: style }],
+    ]),
+    hostScript: bundle('host/plugboard-widget.ts'),
+  };
+}

@@ -1,0 +1,354 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import { startOperatorPage, type OperatorPage } from '../../scripts/operator-page.ts';
+import { browserAvailable, freePort, launchBrowser, SCREENSHOT_DIR } from '../helpers/browser.ts';
+import { CHAT_TOKEN } from '../helpers/chat-fixture.ts';
+import { DRIVE_TOKEN } from '../helpers/drive-fixture.ts';
+import { bearer, startHostedFixture, type HostedFixture } from '../helpers/hosted-fixture.ts';
+
+/**
+ * The embedded widget end to end, in headless Chromium: the sample operator page on one loopback
+ * origin embeds the widget served by the Plugboard server on another, as an operator's app would.
+ */
+
+/** The servers' clock runs this far from the browser's: a test moves it to issue tokens that are already near their end. */
+let clockOffsetMs = 0;
+const TOKEN_LIFETIME_MS = 1200_000;
+
+describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 90_000 }, () => {
+  let fx: HostedFixture;
+  let host: OperatorPage;
+  let browser: Browser;
+  let serverUrl: string;
+  let workspaces = 0;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    serverUrl = `http://127.0.0.1:${port}`;
+    fx = await startHostedFixture('sqlite', { port, config: { publicUrl: serverUrl }, clock: () => Date.now() + clockOffsetMs });
+    const operator = await fx.operatorToken();
+    for (const [name, connectorType, tags] of [
+      ['Team chat', 'chat', ['chat', 'team']],
+      ['Shared files', 'file-storage', ['files', 'team']],
+      ['Internal chat', 'chat', ['chat', 'internal']],
+    ] as const) {
+      const response = await fx.http.post('api/v1/integrations/templates/sources', {
+        headers: bearer(operator),
+        json: { name, connector_type: connectorType, tags },
+      });
+      expect(response.statusCode).toBe(201);
+    }
+    host = await startOperatorPage({ plugboardUrl: serverUrl, clientId: fx.clientId, clientSecret: fx.clientSecret, workspaceName: 'unused' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    await fx?.close();
+  });
+
+  /** The operator page for a workspace of its own, its widget open and listing what it offers. */
+  async function openWidget(query: Record<string, string> = {}, viewport = { width: 1280, height: 900 }) {
+    const workspace = `browser-ws-${++workspaces}`;
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${host.url}/?${new URLSearchParams({ workspace, ...query })}`);
+    await page.getByRole('button', { name: 'Connect your data' }).click();
+    const widget = page.frameLocator('dialog iframe');
+    await widget.getByRole('heading', { name: 'Add a source' }).waitFor();
+    return { page, widget, workspace, frame: widgetFrame(page) };
+  }
+
+  /** The button of a template, by its exact name (names may contain one another). */
+  const templateButton = (widget: FrameLocator, name: string) =>
+    widget.locator('ul.templates button', { has: widget.locator('.name', { hasText: new RegExp(`^${name}$`) }) });
+  const widgetFrame = (page: Page): Frame => page.frames().find((frame) => frame.url().startsWith(`${serverUrl}/embedded-widget`))!;
+  const hostState = (page: Page) =>
+    page.evaluate(() => {
+      const state = (window as unknown as { plugboardDemo: { events: unknown[]; tokenRequests: number } }).plugboardDemo;
+      return { events: state.events, tokenRequests: state.tokenRequests };
+    });
+  const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });
+  const sourcesOf = async (workspace: string) =>
+    JSON.parse((await fx.http.get('api/v1/embedded/sources', { headers: bearer(await fx.scopedToken(workspace)) })).body).data as Array<
+      Record<string, unknown>
+    >;
+
+  it('does the handshake: asks the host for the token, uses it, and lists the templates with their connector types', async () => {
+    const { page, widget } = await openWidget();
+    expect((await hostState(page)).tokenRequests).toBeGreaterThanOrEqual(1);
+    const templates = widget.locator('ul.templates button');
+    await expect
+      .poll(() => templates.allInnerTexts())
+      .toEqual([
+        expect.stringMatching(/Team chat\s+Team chat \(Slack Web API\)/),
+        expect.stringMatching(/Shared files\s+File storage/),
+        expect.stringMatching(/Internal chat\s+Team chat/),
+      ]);
+    await expect.poll(() => widget.getByText('No source connected yet.').isVisible()).toBe(true);
+    // No token in the URL, cookies or storage.
+    const frame = widgetFrame(page);
+    expect(frame.url()).not.toMatch(/token|eyJ/i);
+    expect(await frame.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
+    await screenshot(page, 'handshake');
+    await page.close();
+  });
+
+  it('ignores a token posted from another origin, and takes it from the allowed one', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${host.url}/`);
+    const { token: widgetToken } = await page.evaluate(async () => (await fetch(`/widget-token?workspace=origin-check`)).json());
+    const { token, widgetUrl } = JSON.parse(Buffer.from(widgetToken, 'base64').toString());
+    const otherOrigin = host.url.replace('127.0.0.1', 'localhost');
+    // A widget nobody answers for, and a frame of another origin beside it.
+    await page.evaluate(
+      ([url, other]) => {
+        document.body.replaceChildren();
+        for (const [id, src] of [
+          ['widget', url],
+          ['other', `${other}/nothing-here`],
+        ]) {
+          const frame = document.createElement('iframe');
+          frame.id = id!;
+          frame.src = src!;
+          document.body.append(frame);
+        }
+      },
+      [widgetUrl, otherOrigin],
+    );
+    const widget = page.frameLocator('#widget');
+    await widget.getByText('Waiting for the app to sign you in…').waitFor();
+    const other = page.frames().find((frame) => frame.url().startsWith(otherOrigin))!;
+    await other.evaluate((scoped) => window.parent.frames[0]!.postMessage({ scopedAuthToken: scoped }, '*'), token);
+    await page.waitForTimeout(1000);
+    expect(await widget.getByRole('heading', { name: 'Add a source' }).count()).toBe(0);
+    await screenshot(page, 'wrong-origin-ignored');
+    await page.evaluate(
+      ([scoped, origin]) => (document.getElementById('widget') as HTMLIFrameElement).contentWindow!.postMessage({ scopedAuthToken: scoped }, origin!),
+      [token, new URL(widgetUrl).origin],
+    );
+    await widget.getByRole('heading', { name: 'Add a source' }).waitFor();
+    await page.close();
+  });
+
+  it('cannot be framed by a page of another origin (frame-ancestors)', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${host.url}/`);
+    const { widgetUrl } = JSON.parse(
+      Buffer.from((await page.evaluate(async () => (await fetch('/widget-token?workspace=framing')).json())).token, 'base64').toString(),
+    );
+    const response = await fx.http.get(new URL(widgetUrl).pathname.slice(1) + new URL(widgetUrl).search);
+    expect(response.headers['content-security-policy']).toContain(`frame-ancestors ${host.url}`);
+    const otherOrigin = host.url.replace('127.0.0.1', 'localhost');
+    await page.goto(`${otherOrigin}/`);
+    await page.evaluate((url) => {
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      document.body.append(frame);
+    }, widgetUrl);
+    await page.waitForTimeout(1500);
+    const framed = page.frames().find((frame) => frame !== page.mainFrame());
+    expect(framed).toBeDefined();
+    expect(await page.frameLocator('body > iframe').getByRole('heading', { name: 'Connect a data source' }).count()).toBe(0);
+    await screenshot(page, 'framing-refused');
+    await page.close();
+  });
+
+  it('offers the templates its tags allow, in any and all modes', async () => {
+    for (const [query, expected] of [
+      [{ tags: 'chat,team', mode: 'all' }, ['Team chat']],
+      [{ tags: 'files,internal', mode: 'any' }, ['Shared files', 'Internal chat']],
+    ] as const) {
+      const { page, widget } = await openWidget(query);
+      await expect.poll(() => widget.locator('ul.templates button .name').allInnerTexts()).toEqual(expected);
+      await screenshot(page, `tags-${query.mode}`);
+      await page.close();
+    }
+  });
+
+  it('creates a chat source and a file-storage source; the host is told, and both run against the sandboxes', async () => {
+    const { page, widget, workspace } = await openWidget({ tags: 'team' });
+    await templateButton(widget, 'Team chat').click();
+    await widget.getByLabel('Source name').fill('Our Slack');
+    await widget.getByLabel('Personal access token', { exact: true }).check();
+    await widget.getByLabel('Personal access token: Token').fill(CHAT_TOKEN);
+    await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
+    await widget.getByLabel('Lookback window (days)').fill('14');
+    await widget.getByLabel('Join channels').check();
+    await screenshot(page, 'chat-form');
+    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByText('Connected Our Slack.').waitFor();
+
+    await templateButton(widget, 'Shared files').click();
+    await widget.getByLabel('Source name').fill('Our Drive');
+    await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
+    expect(await widget.getByText('Sync settings').count()).toBe(0);
+    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByText('Connected Our Drive.').waitFor();
+    await expect.poll(() => widget.locator('ul.sources .name').allInnerTexts()).toEqual(['Our Slack', 'Our Drive']);
+    await screenshot(page, 'sources-created');
+
+    const { events } = await hostState(page);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'end_user_action_result',
+        message: 'source_created',
+        data: expect.objectContaining({ name: 'Our Slack', connector_type: 'chat' }),
+      }),
+      expect.objectContaining({
+        type: 'end_user_action_result',
+        message: 'source_created',
+        data: expect.objectContaining({ name: 'Our Drive', connector_type: 'file-storage' }),
+      }),
+    ]);
+    expect(JSON.stringify(events)).not.toContain(CHAT_TOKEN);
+    const sources = await sourcesOf(workspace);
+    expect(sources.map((s) => [s.name, s.connector_type, s.replication_config])).toEqual([
+      ['Our Slack', 'chat', { start_date: '2024-01-01T00:00:00Z', lookback_window: 14, join_channels: true }],
+      ['Our Drive', 'file-storage', null],
+    ]);
+    const scoped = await fx.scopedToken(workspace);
+    const execute = (id: unknown, entity: string, params: Record<string, unknown>) =>
+      fx.http.post(`api/v1/connectors/sources/${id}/execute`, { headers: bearer(scoped), json: { entity, action: 'list', params } });
+    for (const [source, entity, params] of [
+      [sources[0]!, 'users', { limit: 3 }],
+      [sources[1]!, 'files', { pageSize: 3 }],
+    ] as const) {
+      const response = await execute(source.id, entity, params);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(JSON.parse(response.body).result.length).toBeGreaterThan(0);
+    }
+    await page.close();
+  });
+
+  it('shows a 422 beside its field, announced, and tells the host', async () => {
+    const { page, widget } = await openWidget();
+    await templateButton(widget, 'Team chat').click();
+    await widget.getByLabel('Source name').fill('Too far back');
+    await widget.getByLabel('OAuth: Access token').fill(CHAT_TOKEN);
+    await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
+    await widget.getByLabel('Lookback window (days)').fill('400');
+    await widget.getByRole('button', { name: 'Connect' }).click();
+    const lookback = widget.getByLabel('Lookback window (days)');
+    await expect.poll(() => lookback.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await lookback.getAttribute('aria-describedby'))!.split(' ');
+    const errorText = await widget.locator(`[id="${describedBy.at(-1)}"]`).textContent();
+    expect(errorText).toMatch(/365/);
+    expect(await lookback.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await widget.getByRole('alert').textContent()).toContain('Lookback window (days)');
+    expect(await widget.getByLabel('Source name').getAttribute('aria-invalid')).toBeNull();
+    await screenshot(page, 'validation-error');
+    const { events } = await hostState(page);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'end_user_action_result',
+        message: 'source_create_error',
+        error: { error_code: 'validation_error', detail: [expect.objectContaining({ loc: ['body', 'replication_config', 'lookback_window'] })] },
+      }),
+    ]);
+    await page.close();
+  });
+
+  it('updates a source: new settings, same credentials', async () => {
+    const { page, widget, workspace } = await openWidget({ tags: 'team' });
+    await templateButton(widget, 'Team chat').click();
+    await widget.getByLabel('Source name').fill('Chat to edit');
+    await widget.getByLabel('OAuth: Access token').fill(CHAT_TOKEN);
+    await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
+    await widget.getByLabel('Lookback window (days)').fill('7');
+    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Edit Chat to edit' }).click();
+    expect(await widget.getByLabel('Lookback window (days)').inputValue()).toBe('7');
+    // Chrome shows whole minutes without their zero seconds.
+    expect(await widget.getByLabel('Start date (UTC)').inputValue()).toMatch(/^2024-01-01T00:00(:00)?$/);
+    await widget.getByLabel('Lookback window (days)').fill('30');
+    await widget.getByLabel('Join channels').check();
+    await screenshot(page, 'edit-form');
+    await widget.getByRole('button', { name: 'Save' }).click();
+    await widget.getByText('Saved Chat to edit.').waitFor();
+    const { events } = await hostState(page);
+    expect(events.at(-1)).toMatchObject({
+      message: 'source_updated',
+      data: { name: 'Chat to edit', replication_config: { lookback_window: 30, join_channels: true } },
+    });
+    const [stored] = await sourcesOf(workspace);
+    expect(stored).toMatchObject({ auth_type: 'oauth', replication_config: { start_date: '2024-01-01T00:00:00Z', lookback_window: 30, join_channels: true } });
+    await page.close();
+  });
+
+  it('asks again when its token expired, and goes on once the host calls updateToken', async () => {
+    // A token issued by a clock set back: it expires 14 s from now (the widget stops using it 10 s before).
+    clockOffsetMs = -(TOKEN_LIFETIME_MS - 14_000);
+    const { page, widget } = await openWidget();
+    clockOffsetMs = 0;
+    const requestsBefore = (await hostState(page)).tokenRequests;
+    await page.waitForTimeout(4_500);
+    await templateButton(widget, 'Shared files').click();
+    await widget.getByLabel('Source name').fill('Files after renewal');
+    await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
+    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByText('Waiting for the app to sign you in…').waitFor();
+    expect((await hostState(page)).tokenRequests).toBeGreaterThan(requestsBefore);
+    await screenshot(page, 'token-expired');
+    await page.evaluate(async () => {
+      const state = (window as unknown as { plugboardDemo: { widget: { updateToken(t: string): void }; fetchToken(): Promise<string> } }).plugboardDemo;
+      state.widget.updateToken(await state.fetchToken());
+    });
+    await widget.getByText('Connected Files after renewal.').waitFor();
+    expect((await hostState(page)).events.at(-1)).toMatchObject({ message: 'source_created', data: { name: 'Files after renewal' } });
+    await page.close();
+  });
+
+  it('can be completed with the keyboard alone, has a label for every input, and reads well at 360 and 1280 px', async () => {
+    const { page, widget, workspace } = await openWidget({ tags: 'team' }, { width: 360, height: 740 });
+    const frame = widgetFrame(page);
+    const focused = () => frame.evaluate(() => document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute('aria-label') || '');
+    // Tab to the chat template and open it.
+    for (let i = 0; i < 10 && !(await focused()).startsWith('Team chat'); i++) await page.keyboard.press('Tab');
+    expect(await focused()).toMatch(/^Team chat/);
+    await page.keyboard.press('Enter');
+    await widget.getByRole('heading', { name: 'Connect Team chat' }).waitFor();
+    const tabTo = async (label: string) => {
+      const at = () => frame.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? '');
+      for (let i = 0; i < 12 && !(await at()).startsWith(label); i++) await page.keyboard.press('Tab');
+      expect(await at()).toMatch(new RegExp(`^${label.replace(/[()]/g, '\\$&')}`));
+    };
+    await tabTo('Source name');
+    await page.keyboard.type('Typed chat');
+    await tabTo('OAuth');
+    await page.keyboard.press('ArrowDown'); // the radio group's next kind: personal access token
+    await tabTo('Personal access token: Token');
+    await page.keyboard.type(CHAT_TOKEN);
+    await tabTo('Start date (UTC)');
+    // Month, day, year, hour, minute, second, AM/PM: each part moves on once full; the year (up to six digits) by arrow.
+    await page.keyboard.type('01012024');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('120000A');
+    await tabTo('Lookback window (days)');
+    await page.keyboard.type('3');
+    await tabTo('Join channels');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await widget.getByText('Connected Typed chat.').waitFor();
+    const [created] = await sourcesOf(workspace);
+    expect(created).toMatchObject({
+      name: 'Typed chat',
+      auth_type: 'token',
+      replication_config: { start_date: '2024-01-01T00:00:00Z', lookback_window: 3, join_channels: true },
+    });
+
+    await widget.getByRole('button', { name: 'Edit Typed chat' }).click();
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const layout = await frame.evaluate(() => ({
+        unlabelled: [...document.querySelectorAll('input')].filter((input) => !input.labels?.length || !input.labels[0]!.textContent?.trim()).length,
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      }));
+      expect(layout).toEqual({ unlabelled: 0, overflow: 0 });
+      await screenshot(page, `edit-form-${width}px`);
+    }
+    // Close posts CLOSE_DIALOG: the host closes its dialog.
+    await widget.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
+    await page.close();
+  });
+});

@@ -1,0 +1,91 @@
+import type { SourceRecord } from '../protocol.ts';
+import type { TokenKeeper } from './token-keeper.ts';
+
+/** An issue of a 422: where (`loc`, from "body"), what, and its kind. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** An error answer: the server's `{detail, error_code}`, and its status. */
+export interface ApiFailure {
+  status: number;
+  detail: string | ValidationIssue[];
+  error_code: string;
+}
+
+export type ApiAnswer<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
+
+export interface Template {
+  id: string;
+  name: string;
+  connector_type: string;
+  tags: string[];
+}
+
+export interface ConnectorSpecification {
+  connector_type: string;
+  display_name: string;
+  credentials: JsonSchema;
+  replication_config: JsonSchema | null;
+}
+
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  oneOf?: JsonSchema[];
+}
+
+export interface SourceInput {
+  name?: string;
+  source_template_id?: string;
+  credentials?: Record<string, string>;
+  replication_config?: Record<string, unknown>;
+}
+
+/** The embedded API, called from the widget page (same origin as the server) with the widget's token. */
+export class EmbeddedApi {
+  constructor(private readonly tokens: TokenKeeper) {}
+
+  templates = () => this.call<{ data: Template[] }>('GET', 'api/v1/embedded/templates/sources');
+  sources = () => this.call<{ data: SourceRecord[] }>('GET', 'api/v1/embedded/sources');
+  connectorTypes = () => this.call<{ data: ConnectorSpecification[] }>('GET', 'api/v1/embedded/connector-types');
+  createSource = (input: SourceInput) => this.call<SourceRecord>('POST', 'api/v1/embedded/sources', input);
+  updateSource = (id: string, input: SourceInput) => this.call<SourceRecord>('PATCH', `api/v1/embedded/sources/${encodeURIComponent(id)}`, input);
+
+  /** One call; a 401 (the token expired meanwhile) asks the host for a new token and tries once more. */
+  private async call<T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> {
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.tokens.current();
+      const response = await fetch(`/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+      if (response.status === 401 && attempt === 0) {
+        this.tokens.refused();
+        continue;
+      }
+      const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      if (response.ok) return { ok: true, data: answer as T };
+      const detail = answer.detail;
+      return {
+        ok: false,
+        failure: {
+          status: response.status,
+          detail: typeof detail === 'string' || Array.isArray(detail) ? (detail as ApiFailure['detail']) : response.statusText,
+          error_code: typeof answer.error_code === 'string' ? answer.error_code : response.status === 422 ? 'validation_error' : `http_${response.status}`,
+        },
+      };
+    }
+  }
+}

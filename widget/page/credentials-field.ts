@@ -1,0 +1,73 @@
+import type { JsonSchema } from './api.ts';
+import { h, uniqueId } from './dom.ts';
+import { type Field, labelledField } from './form-fields.ts';
+
+interface CredentialKind {
+  title: string;
+  /** The credential's field name, e.g. `access_token`. */
+  name: string;
+  schema: JsonSchema;
+}
+
+/**
+ * The credentials of a connector type: one `oneOf` branch per kind it accepts (OAuth access token,
+ * personal token). With several kinds, the end user picks one in a radio group and fills its secret;
+ * when updating, leaving it empty keeps the stored credentials.
+ */
+export function credentialsField(schema: JsonSchema, updating: boolean): Field {
+  const kinds: CredentialKind[] = (schema.oneOf ?? []).map((branch) => {
+    const [name, property] = Object.entries(branch.properties ?? {})[0] ?? ['token', {}];
+    return { title: branch.title ?? name, name, schema: property };
+  });
+  const secrets = kinds.map((kind) => {
+    const input = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false' });
+    const description = [kind.schema.description, updating ? 'Leave it empty to keep the credentials already saved.' : undefined].filter(Boolean).join(' ');
+    const title = kinds.length > 1 ? `${kind.title}: ${kind.schema.title ?? kind.name}` : (kind.schema.title ?? kind.name);
+    return { kind, input, field: labelledField(['body', 'credentials', kind.name], input, { title, description, required: !updating }, () => input.value) };
+  });
+  let selected = 0;
+  const show = () => {
+    for (const [index, secret] of secrets.entries()) secret.field.root.hidden = index !== selected;
+  };
+  const group =
+    kinds.length > 1
+      ? h(
+          'fieldset',
+          { class: 'kinds' },
+          h('legend', {}, schema.title ?? 'Credentials'),
+          ...kinds.map((kind, index) => {
+            const id = uniqueId('kind');
+            const radio = h('input', {
+              type: 'radio',
+              name: 'credential-kind',
+              id,
+              value: kind.name,
+              checked: index === 0,
+              onchange: () => {
+                selected = index;
+                show();
+              },
+            });
+            return h('div', { class: 'field checkbox' }, radio, h('label', { for: id }, kind.title));
+          }),
+        )
+      : null;
+  show();
+  const current = () => secrets[selected]!;
+  return {
+    loc: ['body', 'credentials'],
+    title: schema.title ?? 'Credentials',
+    root: h('div', { class: 'credentials' }, group, ...secrets.map((secret) => secret.field.root)),
+    get focusTarget() {
+      return current().input;
+    },
+    read() {
+      const { kind, input } = current();
+      if (updating && input.value === '') return undefined;
+      return { [kind.name]: input.value };
+    },
+    showError(message) {
+      for (const secret of secrets) secret.field.showError(secret === current() ? message : undefined);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { SourceRecord } from '../protocol.ts';
+import type { ConnectorSpecification, Template } from './api.ts';
+import { h } from './dom.ts';
+
+export interface HomeViewOptions {
+  sources: SourceRecord[];
+  templates: Template[];
+  specifications: Map<string, ConnectorSpecification>;
+  add(template: Template): void;
+  edit(source: SourceRecord): void;
+}
+
+/** The start: the workspace's sources (each editable when its template is offered here) and the templates to add one from. */
+export function homeView({ sources, templates, specifications, add, edit }: HomeViewOptions): HTMLElement {
+  const typeName = (type: string) => specifications.get(type)?.display_name ?? type;
+  const offered = new Set(templates.map((template) => template.id));
+  return h(
+    'div',
+    { class: 'view' },
+    h(
+      'section',
+      { 'aria-labelledby': 'sources-heading' },
+      h('h2', { id: 'sources-heading', tabindex: -1 }, 'Your sources'),
+      sources.length === 0
+        ? h('p', { class: 'empty' }, 'No source connected yet.')
+        : h(
+            'ul',
+            { class: 'sources' },
+            ...sources.map((source) =>
+              h(
+                'li',
+                {},
+                h('div', { class: 'about' }, h('span', { class: 'name' }, source.name), h('span', { class: 'type' }, typeName(source.connector_type))),
+                source.source_template_id !== null && offered.has(source.source_template_id)
+                  ? h('button', { type: 'button', 'aria-label': `Edit ${source.name}`, onclick: () => edit(source) }, 'Edit')
+                  : null,
+              ),
+            ),
+          ),
+    ),
+    h(
+      'section',
+      { 'aria-labelledby': 'templates-heading' },
+      h('h2', { id: 'templates-heading' }, 'Add a source'),
+      templates.length === 0
+        ? h('p', { class: 'empty' }, 'There is nothing to connect here yet.')
+        : h(
+            'ul',
+            { class: 'templates' },
+            ...templates.map((template) =>
+              h(
+                'li',
+                {},
+                h(
+                  'button',
+                  { type: 'button', class: 'template', onclick: () => add(template) },
+                  h('span', { class: 'name' }, template.name),
+                  h('span', { class: 'type' }, typeName(template.connector_type)),
+                ),
+              ),
+            ),
+          ),
+    ),
+  );
+}

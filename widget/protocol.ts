@@ -1,0 +1,36 @@
+/**
+ * The messages between the widget page (in an iframe) and the host page that embeds it, compatible
+ * with Airbyte's embedded widget protocol, so a host written for that works unchanged.
+ */
+
+/** Page → host: "send me the token" (on load, and again once the one it has expired). */
+export const AUTH_TOKEN_REQUEST = 'auth_token_request';
+/** Page → host: the end user closed the widget. */
+export const CLOSE_DIALOG = 'CLOSE_DIALOG';
+
+/** Host → page: the widget's scoped token (the `token` inside the base64 widget token). */
+export interface TokenMessage {
+  scopedAuthToken: string;
+}
+
+/** Page → host: what the end user did, and the source record or the error. */
+export type EndUserActionResult =
+  | { type: 'end_user_action_result'; message: 'source_created' | 'source_updated'; data: SourceRecord }
+  | { type: 'end_user_action_result'; message: 'source_create_error' | 'source_update_error'; error: { detail: unknown; error_code: string } };
+
+/** A source as the embedded API answers it (a connector record: never its credentials). */
+export interface SourceRecord {
+  id: string;
+  name: string;
+  connector_type: string;
+  external_user_id: string;
+  workspace_id: string;
+  auth_type: 'oauth' | 'token';
+  replication_config: Record<string, unknown> | null;
+  source_template_id: string | null;
+  created_at: string;
+}
+
+export function isTokenMessage(data: unknown): data is TokenMessage {
+  return typeof data === 'object' && data !== null && typeof (data as { scopedAuthToken?: unknown }).scopedAuthToken === 'string';
+}
