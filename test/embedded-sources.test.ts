@@ -101,6 +101,8 @@ describe.each(BACKENDS)('embedded sources on %s', (backend) => {
     expect(replaced.body).not.toContain(CHAT_TOKEN);
     const again = await call('POST', `api/v1/connectors/sources/${source.id}/execute`, scoped, { entity: 'users', action: 'list', params: { limit: 2 } });
     expect(again.statusCode, again.body).toBe(200);
+    // Neither the refused nor the stored secret reaches the server's log.
+    expect(fx.logs.join('\n')).not.toMatch(/xoxb-wrong|xoxb-test-secret/);
     const stored = json(await call('GET', 'api/v1/embedded/sources', scoped)).data.find((s: { id: string }) => s.id === source.id);
     expect(stored).toMatchObject({ name: 'Team chat', auth_type: 'oauth', replication_config: { ...CONFIG, lookback_window: 30 } });
   });
@@ -187,6 +189,34 @@ describe.each(BACKENDS)('embedded sources on %s', (backend) => {
     const ownOrigin = new URL(fx.server.url).origin;
     const fromPage = await call('GET', 'api/v1/embedded/sources', widget, undefined, { origin: 'http://plugboard.test' });
     expect(fromPage.statusCode, `${ownOrigin} ${fromPage.body}`).toBe(200);
+  });
+
+  it('serves the widget page only for a live widget origin, framed only by it, and its files and host script', async () => {
+    const page = (query: string) => fx.http.get(`embedded-widget${query}`);
+    for (const [query, status, frameAncestors] of [
+      ['', 400, "frame-ancestors 'none'"],
+      ['?allowedOrigin=https%3A%2F%2Fapp.example%2Fpath', 400, "frame-ancestors 'none'"],
+      ['?allowedOrigin=https%3A%2F%2Fnever-issued.example', 403, 'frame-ancestors https://never-issued.example'],
+      [`?workspaceId=x&allowedOrigin=${encodeURIComponent(ORIGIN)}`, 200, `frame-ancestors ${ORIGIN}`],
+    ] as const) {
+      const response = await page(query);
+      expect([response.statusCode, response.headers['content-type']], query).toEqual([status, 'text/html; charset=utf-8']);
+      expect(response.headers['content-security-policy']).toMatch(new RegExp(`script-src 'self'.*; ${frameAncestors.replace(/[.*]/g, '\\$&')}$`));
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+    const html = (await page(`?allowedOrigin=${encodeURIComponent(ORIGIN)}`)).body;
+    expect(html).not.toMatch(/<script>|\son\w+=/);
+    const assets = [...html.matchAll(/(?:src|href)="(\/embedded-widget\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const response = await fx.http.get(asset.slice(1));
+      expect([response.statusCode, response.headers['cache-control']]).toEqual([200, 'public, max-age=31536000, immutable']);
+    }
+    const missing = await fx.http.get('embedded-widget/assets/nothing.js');
+    expect([missing.statusCode, json(missing)]).toEqual([404, { detail: 'Not found' }]);
+    const host = await fx.http.get('embedded-widget.js');
+    expect([host.statusCode, host.headers['content-type'], host.headers['access-control-allow-origin']]).toEqual([200, 'text/javascript; charset=utf-8', '*']);
+    expect(host.body).toMatch(/export\s*\{[^}]*PlugboardWidget/);
   });
 
   it('makes a replication due at once when the credentials or settings change', async () => {

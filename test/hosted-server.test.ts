@@ -562,7 +562,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       await issue('https://app.example.com');
       const answered = await expectAnswered('https://app.example.com');
       expect(answered.headers).toMatchObject({
-        'access-control-allow-methods': 'GET,POST,DELETE',
+        'access-control-allow-methods': 'GET,POST,PATCH,DELETE',
         'access-control-allow-headers': 'Authorization,Content-Type',
         'access-control-max-age': '600',
       });
@@ -652,6 +652,9 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const listed = json(await get('api/v1/embedded/sources', allOnly)).data;
       expect(listed.map((s: { id: string }) => s.id)).toEqual([json(source).id]);
       expect((await post('api/v1/embedded/sources', allOnly, { source_template_id: crmChat.id, name: 'x' })).statusCode).toBe(422);
+      // The widget may rename it (docs/hosted-api.md: the rules of PATCH are tested in embedded-sources.test.ts).
+      const renamed = await fx.http.patch(`api/v1/embedded/sources/${json(source).id}`, { headers: bearer(allOnly), json: { name: 'Our Slack' } });
+      expect([renamed.statusCode, json(renamed).name]).toEqual([200, 'Our Slack']);
     });
   });
 

@@ -337,6 +337,8 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     });
 
     await widget.getByRole('button', { name: 'Edit Typed chat' }).click();
+    // The form starts on the kind of credentials the source uses.
+    expect(await widget.getByLabel('Personal access token', { exact: true }).isChecked()).toBe(true);
     for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       const layout = await frame.evaluate(() => ({

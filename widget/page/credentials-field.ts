@@ -14,7 +14,7 @@ interface CredentialKind {
  * personal token). With several kinds, the end user picks one in a radio group and fills its secret;
  * when updating, leaving it empty keeps the stored credentials.
  */
-export function credentialsField(schema: JsonSchema, updating: boolean): Field {
+export function credentialsField(schema: JsonSchema, updating: boolean, currentField?: string): Field {
   const kinds: CredentialKind[] = (schema.oneOf ?? []).map((branch) => {
     const [name, property] = Object.entries(branch.properties ?? {})[0] ?? ['token', {}];
     return { title: branch.title ?? name, name, schema: property };
@@ -25,7 +25,11 @@ export function credentialsField(schema: JsonSchema, updating: boolean): Field {
     const title = kinds.length > 1 ? `${kind.title}: ${kind.schema.title ?? kind.name}` : (kind.schema.title ?? kind.name);
     return { kind, input, field: labelledField(['body', 'credentials', kind.name], input, { title, description, required: !updating }, () => input.value) };
   });
-  let selected = 0;
+  // An update starts on the kind the source uses now.
+  let selected = Math.max(
+    0,
+    kinds.findIndex((kind) => kind.name === currentField),
+  );
   const show = () => {
     for (const [index, secret] of secrets.entries()) secret.field.root.hidden = index !== selected;
   };
@@ -42,7 +46,7 @@ export function credentialsField(schema: JsonSchema, updating: boolean): Field {
               name: 'credential-kind',
               id,
               value: kind.name,
-              checked: index === 0,
+              checked: index === selected,
               onchange: () => {
                 selected = index;
                 show();

@@ -3,6 +3,8 @@ import type { ApiFailure, ConnectorSpecification, SourceInput, ValidationIssue }
 import { credentialsField } from './credentials-field.ts';
 import { h, uniqueId } from './dom.ts';
 import { type Field, schemaField, textField } from './form-fields.ts';
+// A module of plain constants and types: the one definition of each auth kind's credential field.
+import { CREDENTIAL_FIELD } from '../../core/sdk/types.ts';
 
 export interface SourceFormOptions {
   specification: ConnectorSpecification;
@@ -26,7 +28,7 @@ export function sourceForm(options: SourceFormOptions): HTMLElement {
   const updating = source !== undefined;
   const fields: Field[] = [
     textField(['body', 'name'], { title: 'Source name', description: 'A name to recognise this connection by.', required: !updating }, source?.name),
-    credentialsField(specification.credentials, updating),
+    credentialsField(specification.credentials, updating, source ? CREDENTIAL_FIELD[source.auth_type] : undefined),
   ];
   const settings = specification.replication_config;
   const settingFields = Object.entries(settings?.properties ?? {}).map(([name, schema]) =>

@@ -61,6 +61,7 @@ export class WidgetApp {
     const specification = this.specifications.get(template.connector_type);
     if (!specification) return this.announce(`This server has no connector of type ${template.connector_type}.`, 'alert');
     this.announce('', 'alert');
+    this.announce('', 'status');
     this.show(
       sourceForm({
         specification,
