@@ -73,6 +73,53 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
       Record<string, unknown>
     >;
 
+  it("completes the flow with a host written by hand against Airbyte's widget protocol", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${host.url}/`);
+    const workspace = `browser-ws-${++workspaces}`;
+    const { token: widgetToken } = await page.evaluate(async (name) => (await fetch(`/widget-token?workspace=${name}`)).json(), workspace);
+    // What Airbyte's EmbeddedWidget does: decode the token, frame widgetUrl in a dialog, answer
+    // auth_token_request with {scopedAuthToken} to the iframe's origin, close on CLOSE_DIALOG, pass {type} messages on.
+    await page.evaluate((encoded) => {
+      const { token, widgetUrl } = JSON.parse(atob(encoded)) as { token: string; widgetUrl: string };
+      const origin = new URL(widgetUrl).origin;
+      const dialog = document.createElement('dialog');
+      const iframe = document.createElement('iframe');
+      iframe.src = widgetUrl;
+      iframe.style.cssText = 'width: 480px; height: 700px; border: 0';
+      dialog.append(iframe);
+      document.body.append(dialog);
+      const seen: unknown[] = [];
+      (window as unknown as { handwritten: unknown[] }).handwritten = seen;
+      window.addEventListener('message', (event) => {
+        if (event.origin !== origin || event.source !== iframe.contentWindow) return;
+        if (event.data === 'auth_token_request') iframe.contentWindow!.postMessage({ scopedAuthToken: token }, origin);
+        else if (event.data === 'CLOSE_DIALOG') dialog.close();
+        else if (event.data && typeof event.data === 'object' && event.data.type) seen.push(event.data);
+      });
+      dialog.showModal();
+    }, widgetToken);
+    const widget = page.frameLocator('dialog iframe');
+    await templateButton(widget, 'Shared files').click();
+    await widget.getByLabel('Source name').fill('Drive via a handwritten host');
+    await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
+    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByText('Connected Drive via a handwritten host.').waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { handwritten: unknown[] }).handwritten);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        type: 'end_user_action_result',
+        message: 'source_created',
+        data: expect.objectContaining({ name: 'Drive via a handwritten host' }),
+      }),
+    ]);
+    expect((await sourcesOf(workspace)).map((s) => s.name)).toEqual(['Drive via a handwritten host']);
+    await screenshot(page, 'handwritten-host');
+    await widget.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
+    await page.close();
+  });
+
   it('does the handshake: asks the host for the token, uses it, and lists the templates with their connector types', async () => {
     const { page, widget } = await openWidget();
     expect((await hostState(page)).tokenRequests).toBeGreaterThanOrEqual(1);
@@ -348,9 +395,11 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
       expect(layout).toEqual({ unlabelled: 0, overflow: 0 });
       await screenshot(page, `edit-form-${width}px`);
     }
-    // Close posts CLOSE_DIALOG: the host closes its dialog.
+    // Close posts CLOSE_DIALOG: the host closes its dialog; destroy() takes it away.
     await widget.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
+    await page.evaluate(() => (window as unknown as { plugboardDemo: { widget: { destroy(): void } } }).plugboardDemo.widget.destroy());
+    expect(await page.evaluate(() => document.querySelectorAll('dialog, iframe').length)).toBe(0);
     await page.close();
   });
 });
