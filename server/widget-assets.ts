@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 
 /** One compiled file of the widget, served under its content hash (so it can be cached for good). */
@@ -31,25 +32,27 @@ export function widgetAssets(): WidgetAssets {
   return built;
 }
 
+/** One entry of widget/, bundled and minified into a single file (a script, or a style sheet). */
+function bundle(entry: string): Buffer {
+  const [output] = buildSync({
+    entryPoints: [fileURLToPath(new URL(entry, WIDGET_DIR))],
+    bundle: true,
+    minify: true,
+    write: false,
+    legalComments: 'none',
+    ...(entry.endsWith('.ts') ? { format: 'esm', target: 'es2022' } : {}),
+  }).outputFiles;
+  return Buffer.from(output!.contents);
+}
+
+/** A file name carrying a digest of its content, so a changed file is a new address. */
+function hashed(name: string, extension: string, body: Buffer): string {
+  return `${name}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`;
+}
+
 function build(): WidgetAssets {
-  const bundle = (entry: string) =>
-    Buffer.from(
-      buildSync({
-        entryPoints: [new URL(entry, WIDGET_DIR).pathname],
-        bundle: true,
-        format: 'esm',
-        target: 'es2022',
-        minify: true,
-        write: false,
-        legalComments: 'none',
-      }).outputFiles[0]!.contents,
-    );
-  const hashed = (name: string, extension: string, body: Buffer) => `${name}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`;
   const script = bundle('page/main.ts');
-  const style = Buffer.from(
-    buildSync({ entryPoints: [new URL('page/widget.css', WIDGET_DIR).pathname], bundle: true, minify: true, write: false, loader: { '.css': 'css' } })
-      .outputFiles[0]!.contents,
-  );
+  const style = bundle('page/widget.css');
   const scriptName = hashed('widget', 'js', script);
   const styleName = hashed('widget', 'css', style);
   const page = readFileSync(new URL('page/index.html', WIDGET_DIR), 'utf8')

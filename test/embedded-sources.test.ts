@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
-import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 
 /**
  * What the embedded widget builds on beyond creation: the connector types' form schemas, and
@@ -136,7 +136,8 @@ describe.each(BACKENDS)('embedded sources on %s', (backend) => {
       'value_error.replication_config_not_supported',
     ]);
     const unknown = await patch('00000000-0000-4000-8000-000000000000', { name: 'x' });
-    expect([unknown.statusCode, json(unknown).error_code]).toEqual([404, 'connector_not_found']);
+    // An unknown id answers like a source the caller may not see: nothing tells the two apart.
+    expect([unknown.statusCode, json(unknown).error_code]).toEqual([404, 'source_not_found']);
     // A connector made without a template is not an embedded source.
     const plain = await fx.createConnector('someone', 'chat', { token: CHAT_TOKEN }, scoped);
     expect((await patch(plain.id, { name: 'x' })).statusCode).toBe(404);
@@ -185,10 +186,14 @@ describe.each(BACKENDS)('embedded sources on %s', (backend) => {
       const response = await call('PATCH', `api/v1/embedded/sources/${id}`, widget, { name: 'taken' }, fromWidget);
       expect([response.statusCode, json(response).error_code]).toEqual([404, 'source_not_found']);
     }
-    // The widget page itself (served on the server's origin) may use the widget token too.
-    const ownOrigin = new URL(fx.server.url).origin;
-    const fromPage = await call('GET', 'api/v1/embedded/sources', widget, undefined, { origin: 'http://plugboard.test' });
-    expect(fromPage.statusCode, `${ownOrigin} ${fromPage.body}`).toBe(200);
+    // The widget page itself, served on the server's public origin, may use the widget token too.
+    const fromPage = await call('GET', 'api/v1/embedded/sources', widget, undefined, { origin: TEST_PUBLIC_URL });
+    expect(fromPage.statusCode, fromPage.body).toBe(200);
+    // A widget lists only the sources it could have made: not another end user's, not a hidden template's.
+    expect((json(fromPage).data as Array<{ id: string }>).map((s) => s.id)).not.toEqual(expect.arrayContaining([hidden.id]));
+    expect((json(fromPage).data as Array<{ id: string }>).map((s) => s.id)).not.toEqual(expect.arrayContaining([someoneElse.id]));
+    const asScoped = (json(await call('GET', 'api/v1/embedded/sources', scoped)).data as Array<{ id: string }>).map((s) => s.id);
+    expect(asScoped).toEqual(expect.arrayContaining([hidden.id, someoneElse.id, own.id]));
   });
 
   it('serves the widget page only for a live widget origin, framed only by it, and its files and host script', async () => {
@@ -219,6 +224,24 @@ describe.each(BACKENDS)('embedded sources on %s', (backend) => {
     expect(host.body).toMatch(/export\s*\{[^}]*PlugboardWidget/);
   });
 
+  it('keeps both of two concurrent updates of different fields, and answers 404 for a source deleted meanwhile', async () => {
+    const source = await createSource(scoped, {
+      source_template_id: chatTemplate,
+      name: 'Racing',
+      credentials: { token: CHAT_TOKEN },
+      replication_config: CONFIG,
+      external_user_id: 'racing-user',
+    });
+    const patch = (body: unknown) => call('PATCH', `api/v1/embedded/sources/${source.id}`, scoped, body);
+    const answers = await Promise.all([patch({ name: 'Renamed while racing' }), patch({ credentials: { access_token: CHAT_TOKEN } })]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const stored = json(await call('GET', 'api/v1/embedded/sources', scoped)).data.find((s: { id: string }) => s.id === source.id);
+    expect(stored).toMatchObject({ name: 'Renamed while racing', auth_type: 'oauth' });
+    expect((await fx.http.delete(`api/v1/integrations/connectors/${source.id}`, { headers: bearer(scoped) })).statusCode).toBe(204);
+    const gone = await patch({ name: 'too late' });
+    expect([gone.statusCode, json(gone).error_code]).toEqual([404, 'source_not_found']);
+  });
+
   it('makes a replication due at once when the credentials or settings change', async () => {
     const source = await createSource(scoped, {
       source_template_id: chatTemplate,
@@ -234,5 +257,17 @@ describe.each(BACKENDS)('embedded sources on %s', (backend) => {
       200,
     );
     await expect.poll(async () => ((await state()).status === 'ready' ? (await state()).finished_at : first), { timeout: 15_000 }).not.toBe(first);
+    const messages = async () => (await state()).entities.channel_messages.records as number;
+    const before = await messages();
+    expect(before).toBeGreaterThan(0);
+    // The same settings again change nothing: no refresh.
+    const unchanged = (await state()).finished_at;
+    const same = await call('PATCH', `api/v1/embedded/sources/${source.id}`, scoped, { name: 'Same', replication_config: { ...CONFIG, join_channels: true } });
+    expect(same.statusCode).toBe(200);
+    expect((await state()).finished_at).toBe(unchanged);
+    // A later start date: what was stored from before it goes, and replication starts over from it.
+    const later = { ...CONFIG, join_channels: true, start_date: '2100-01-01T00:00:00Z' };
+    expect((await call('PATCH', `api/v1/embedded/sources/${source.id}`, scoped, { replication_config: later })).statusCode).toBe(200);
+    await expect.poll(async () => ((await state()).status === 'ready' ? await messages() : before), { timeout: 15_000 }).toBe(0);
   });
 });

@@ -73,4 +73,28 @@ describe('replication that stops part way', () => {
     expect(Date.parse(job!.next_run_at)).toBe(now + 3_600_000);
     await store.close();
   });
+
+  it('runs again at once after a run during which the connector changed; a restart takes the job from the run', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const store = (await createContextStore({ dataDir: dir, file: 'rerun.db' })) as SqlContextStore;
+    const jobs = new ReplicationJobs(store.driver, () => now);
+    await jobs.add('connector-2');
+    expect(await jobs.claim('connector-2', 'instance-a', 60_000)).toBe(true);
+    // New settings while A runs with the old ones: A finishes, and the job is due at once, not in an hour.
+    await jobs.requestRerun('connector-2');
+    now += 5_000;
+    await jobs.finish('connector-2', 'instance-a', { nextRunInMs: 3_600_000 });
+    expect(Date.parse((await jobs.get('connector-2'))!.next_run_at)).toBe(now);
+    expect(await jobs.claim('connector-2', 'instance-a', 60_000)).toBe(true);
+    await jobs.finish('connector-2', 'instance-a', { nextRunInMs: 3_600_000 });
+    expect(Date.parse((await jobs.get('connector-2'))!.next_run_at)).toBe(now + 3_600_000);
+    // A restart (the stored records were cleared) takes the job from a run in progress: its renewal fails.
+    now += 3_600_000;
+    expect(await jobs.claim('connector-2', 'instance-a', 60_000)).toBe(true);
+    await jobs.restart('connector-2');
+    expect(await jobs.renew('connector-2', 'instance-a', 60_000)).toBe(false);
+    expect(await jobs.get('connector-2')).toMatchObject({ status: 'pending', lease_owner: null });
+    expect(await jobs.due(10)).toEqual(['connector-2']);
+    await store.close();
+  });
 });

@@ -1,3 +1,5 @@
+import type { ConnectorRecord } from '../core/hosted/types.generated.ts';
+
 /**
  * The messages between the widget page (in an iframe) and the host page that embeds it, compatible
  * with Airbyte's embedded widget protocol, so a host written for that works unchanged.
@@ -19,18 +21,15 @@ export type EndUserActionResult =
   | { type: 'end_user_action_result'; message: 'source_create_error' | 'source_update_error'; error: { detail: unknown; error_code: string } };
 
 /** A source as the embedded API answers it (a connector record: never its credentials). */
-export interface SourceRecord {
-  id: string;
-  name: string;
-  connector_type: string;
-  external_user_id: string;
-  workspace_id: string;
-  auth_type: 'oauth' | 'token';
-  replication_config: Record<string, unknown> | null;
-  source_template_id: string | null;
-  created_at: string;
-}
+export type SourceRecord = ConnectorRecord;
 
 export function isTokenMessage(data: unknown): data is TokenMessage {
   return typeof data === 'object' && data !== null && typeof (data as { scopedAuthToken?: unknown }).scopedAuthToken === 'string';
+}
+
+/** Text from base64 in either alphabet, padded or not (JWT payloads, widget tokens); throws on anything else. */
+export function decodeBase64Text(encoded: string): string {
+  const base64 = encoded.trim().replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }

@@ -7,7 +7,7 @@ import { authHeadersFor } from '../runtime/credentials.ts';
 import { toValidationIssues } from '../schema/validation-issues.ts';
 import { credentialsUnavailable, UndecryptableValueError, type DataKeyring } from '../security/data-keyring.ts';
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
-import type { Store, StoredConnector } from '../stores/types.ts';
+import type { Store, StoredConnector, Template } from '../stores/types.ts';
 import type { ContextStore } from './context-store/context-store.ts';
 import type { ReplicationTarget } from './replication/run-replication.ts';
 import { forTokenSubject } from './stale-token.ts';
@@ -103,8 +103,8 @@ export class HostedConnectors {
     /** Told of each connector stored (its first replication) and deleted. */
     private readonly lifecycle: {
       created(connector: StoredConnector): Promise<void>;
-      /** Its credentials or replication config changed. */
-      updated(connector: StoredConnector): Promise<void>;
+      /** Its credentials or replication config changed; `reset`: what replication stored no longer holds. */
+      updated(connector: StoredConnector, change: { reset: boolean }): Promise<void>;
       deleted(id: string): Promise<void>;
     },
   ) {}
@@ -177,9 +177,9 @@ export class HostedConnectors {
 
   /**
    * Replaces an embedded source's name, credentials (checked with the upstream before anything is
-   * stored, like at creation) or replication config; a new config or credentials make a refresh of
-   * its context store due now. A widget reaches only the sources it could have created: from a
-   * template its tags offer, for its workspace's own end user (any other is not found).
+   * stored, like at creation) or replication config, each only when given: a concurrent update of
+   * another field stands. A widget reaches only the sources it could have created: from a template
+   * its tags offer, for its workspace's own end user. Any other, or an unknown id, is not found.
    */
   async updateEmbeddedSource(
     scope: Required<AccessScope>,
@@ -187,24 +187,61 @@ export class HostedConnectors {
     id: string,
     changes: EmbeddedSourceChanges,
   ): Promise<HostedConnectorRecord> {
-    const connector = await this.find(scope, id);
-    const template = connector.source_template_id ? await this.store.getTemplate(connector.source_template_id) : null;
-    const reachable = template !== null && (!widget || (offersTemplate(widget, template) && connector.external_user_id === scope.workspace_id));
-    if (!reachable) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
+    const connector = await this.findEmbeddedSource(scope, widget, id);
     const type = connector.connector_type;
-    const replicationConfig =
-      changes.replication_config === undefined ? connector.replication_config : this.checkReplicationConfig(type, changes.replication_config);
-    let sealed: Pick<StoredConnector, 'auth_type' | 'credentials'> = connector;
-    if (changes.credentials !== undefined) {
-      const { credentials, authType } = this.checkCredentialShape(type, changes.credentials);
-      await this.checkWithUpstream(type, id, credentials);
-      sealed = { auth_type: authType, credentials: this.seal(credentials, authType) };
-    }
-    const updated: StoredConnector = { ...connector, ...sealed, name: changes.name ?? connector.name, replication_config: replicationConfig };
-    if (!(await this.store.updateConnector(id, updated))) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
+    const credentials = changes.credentials === undefined ? undefined : this.checkCredentialShape(type, changes.credentials);
+    const replicationConfig = changes.replication_config === undefined ? undefined : this.checkReplicationConfig(type, changes.replication_config);
+    if (credentials) await this.checkWithUpstream(type, id, credentials.credentials);
+    const sealed = credentials && { auth_type: credentials.authType, credentials: this.seal(credentials.credentials, credentials.authType) };
+    const settingsChanged = replicationConfig !== undefined && !sameJson(replicationConfig, connector.replication_config);
+    const stored = await this.store.updateConnector(id, {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(settingsChanged ? { replication_config: replicationConfig } : {}),
+      ...(sealed ? { credentials: sealed } : {}),
+    });
+    if (!stored) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
     this.executors.delete(id);
-    if (changes.credentials !== undefined || changes.replication_config !== undefined) await this.lifecycle.updated(updated);
+    const updated: StoredConnector = {
+      ...connector,
+      ...(sealed ?? {}),
+      name: changes.name ?? connector.name,
+      replication_config: settingsChanged ? replicationConfig : connector.replication_config,
+    };
+    if (sealed || settingsChanged) {
+      // Another account's credentials, or another start date: what the store holds no longer answers to them.
+      const startMoved = settingsChanged && replicationConfig?.start_date !== connector.replication_config?.start_date;
+      await this.lifecycle.updated(updated, { reset: sealed !== undefined || startMoved });
+    }
     return toRecord(updated);
+  }
+
+  /** An embedded source the caller may change: in its workspace (else 403, as everywhere), and to a widget one it could have made. */
+  private async findEmbeddedSource(scope: Required<AccessScope>, widget: WidgetScope | undefined, id: string): Promise<StoredConnector> {
+    const notFound = new NotFoundError(`Source ${id} not found`, 'source_not_found');
+    const connector = await this.find(scope, id).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? notFound : error;
+    });
+    const template = connector.source_template_id ? await this.store.getTemplate(connector.source_template_id) : null;
+    if (!template || (widget && !reachableByWidget(widget, template, connector, scope.workspace_id))) throw notFound;
+    return connector;
+  }
+
+  /**
+   * The workspace's embedded sources; a widget sees only those it could have made (its templates,
+   * its workspace's own end user), not other end users' nor what its tags hide.
+   */
+  async listEmbeddedSources(scope: Required<AccessScope>, widget: WidgetScope | undefined): Promise<HostedConnectorRecord[]> {
+    const sources = await this.store.listConnectors({ workspace_id: scope.workspace_id, from_template: true });
+    if (!widget) return sources.map(toRecord);
+    const templates = new Map<string, Template | null>();
+    const visible: StoredConnector[] = [];
+    for (const source of sources) {
+      const templateId = source.source_template_id!;
+      if (!templates.has(templateId)) templates.set(templateId, await this.store.getTemplate(templateId));
+      const template = templates.get(templateId);
+      if (template && reachableByWidget(widget, template, source, scope.workspace_id)) visible.push(source);
+    }
+    return visible.map(toRecord);
   }
 
   async list(scope: AccessScope, filter: { external_user_id?: string; connector_type?: string; from_template?: boolean }): Promise<HostedConnectorRecord[]> {
@@ -324,6 +361,26 @@ export class HostedConnectors {
     if (!validate(config)) throw new ValidationError(toValidationIssues(validate.errors ?? [], ['body', 'replication_config']));
     return config;
   }
+}
+
+/** A source a widget could have made: from a template its tags offer, for its workspace's own end user. */
+function reachableByWidget(widget: WidgetScope, template: Template, source: StoredConnector, workspaceId: string): boolean {
+  return offersTemplate(widget, template) && source.external_user_id === workspaceId;
+}
+
+/** Whether two JSON values are the same, whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([x], [y]) => (x < y ? -1 : 1))
+              .map(([key, item]) => [key, canonical(item)]),
+          )
+        : value;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 function toRecord(connector: StoredConnector): HostedConnectorRecord {

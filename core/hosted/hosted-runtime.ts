@@ -103,8 +103,8 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
       await jobs.add(connector.id);
       replicationScheduler.trigger();
     },
-    async updated(connector) {
-      if (runtime.plugin(connector.connector_type).searchCatalogs().size > 0) await replication.refreshNow(connector.id);
+    async updated(connector, change) {
+      if (runtime.plugin(connector.connector_type).searchCatalogs().size > 0) await replication.changed(connector.id, change);
     },
     deleted: (id) => contextStore.deleteConnector(id),
   });

@@ -205,11 +205,19 @@ export class SqlStore implements Store {
     return rows.map(toConnector);
   }
 
-  async updateConnector(id: string, c: ConnectorChanges): Promise<boolean> {
-    const result = await this.db.run(
-      'UPDATE connectors SET name = ?, auth_type = ?, credentials_key_id = ?, credentials_ciphertext = ?, replication_config = ? WHERE id = ?',
-      [c.name, c.auth_type, c.credentials.key_id, c.credentials.ciphertext, c.replication_config === null ? null : JSON.stringify(c.replication_config), id],
-    );
+  async updateConnector(id: string, changes: ConnectorChanges): Promise<boolean> {
+    const columns: Record<string, SqlValue> = {};
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.replication_config !== undefined)
+      columns.replication_config = changes.replication_config === null ? null : JSON.stringify(changes.replication_config);
+    if (changes.credentials) {
+      columns.auth_type = changes.credentials.auth_type;
+      columns.credentials_key_id = changes.credentials.credentials.key_id;
+      columns.credentials_ciphertext = changes.credentials.credentials.ciphertext;
+    }
+    const names = Object.keys(columns);
+    if (names.length === 0) return (await this.getConnector(id)) !== null;
+    const result = await this.db.run(`UPDATE connectors SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`, [...Object.values(columns), id]);
     return result.changes > 0;
   }
 

@@ -97,8 +97,10 @@ export interface WidgetOrigin {
   expires_at: string;
 }
 
-/** What an update of a connector may change: never its workspace, external user or type. */
-export type ConnectorChanges = Pick<StoredConnector, 'name' | 'auth_type' | 'credentials' | 'replication_config'>;
+/** What an update of a connector may change (never its workspace, external user or type); credentials come with their auth type. */
+export type ConnectorChanges = Partial<Pick<StoredConnector, 'name' | 'replication_config'>> & {
+  credentials?: Pick<StoredConnector, 'auth_type' | 'credentials'>;
+};
 
 export interface ConnectorFilter {
   workspace_id: string;
@@ -159,7 +161,7 @@ export interface Store {
   createConnectorIfAbsent(connector: StoredConnector): Promise<StoredConnector>;
   getConnector(id: string): Promise<StoredConnector | null>;
   listConnectors(filter: ConnectorFilter): Promise<StoredConnector[]>;
-  /** Replaces the connector's name, auth type and credentials, and replication config; false when it is gone. */
+  /** Replaces the given fields only (a concurrent update of the others stands); false when the connector is gone. */
   updateConnector(id: string, changes: ConnectorChanges): Promise<boolean>;
   /** True when a row was deleted. */
   deleteConnector(id: string): Promise<boolean>;

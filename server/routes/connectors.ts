@@ -153,14 +153,14 @@ export const connectorRoutes = [
   defineRoute({
     method: 'get',
     paths: ['/api/v1/embedded/sources'],
-    summary: "List the embedded sources (connectors made from source templates) of the token's workspace.",
+    summary: "List the embedded sources (connectors made from source templates) of the token's workspace; a widget sees those it could have made.",
     tags: ['embedded'],
     auth: ['scoped', 'widget'],
     cors: true,
     returns: SERVER_SCHEMAS['connector-list.json'],
     responses: { 200: 'The sources (connector records)', 401: 'Missing or invalid scoped or widget token' },
     async handler({ hosted, claims }) {
-      return { data: await hosted.connectors.list(workspaceScopeOf(claims), { from_template: true }) };
+      return { data: await hosted.connectors.listEmbeddedSources(workspaceScopeOf(claims), widgetScopeOf(claims)) };
     },
   }),
   defineRoute({
@@ -223,6 +223,9 @@ function sendDownload(ctx: ParameterizedContext, download: DownloadResult): void
   if (download.content_length !== null) ctx.length = download.content_length;
   if (download.content_range) ctx.set('Content-Range', download.content_range);
   if (download.file_name) ctx.set('Content-Disposition', contentDisposition(download.file_name));
+  // A file's bytes are never a page of this origin (the widget page shares it): not sniffed, and sandboxed if a browser renders them.
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Security-Policy', "sandbox; default-src 'none'");
   const stream = Readable.from(download.body, { objectMode: false });
   stream.on('error', () => ctx.res.destroy());
   ctx.body = stream;

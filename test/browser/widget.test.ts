@@ -73,40 +73,56 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
       Record<string, unknown>
     >;
 
+  /**
+   * What Airbyte's EmbeddedWidget does, written by hand in the page: frame widgetUrl in a dialog,
+   * answer each auth_token_request with {scopedAuthToken} to the iframe's origin (the n-th request with
+   * `answers[n]`, the last one from then on), close on CLOSE_DIALOG, keep the {type} messages.
+   */
+  async function handwrittenHost(page: Page, widgetUrl: string, answers: string[]): Promise<void> {
+    await page.evaluate(
+      ([url, tokens]) => {
+        const origin = new URL(url).origin;
+        const dialog = document.createElement('dialog');
+        const iframe = document.createElement('iframe');
+        iframe.src = url;
+        iframe.style.cssText = 'width: 480px; height: 700px; border: 0';
+        dialog.append(iframe);
+        document.body.append(dialog);
+        const state = { seen: [] as unknown[], requests: 0 };
+        (window as unknown as { handwritten: typeof state }).handwritten = state;
+        window.addEventListener('message', (event) => {
+          if (event.origin !== origin || event.source !== iframe.contentWindow) return;
+          if (event.data === 'auth_token_request') {
+            const token = tokens[Math.min(state.requests++, tokens.length - 1)];
+            iframe.contentWindow!.postMessage({ scopedAuthToken: token }, origin);
+          } else if (event.data === 'CLOSE_DIALOG') dialog.close();
+          else if (event.data && typeof event.data === 'object' && event.data.type) state.seen.push(event.data);
+        });
+        dialog.showModal();
+      },
+      [widgetUrl, answers] as const,
+    );
+  }
+  const handwritten = (page: Page) => page.evaluate(() => (window as unknown as { handwritten: { seen: unknown[]; requests: number } }).handwritten);
+  /** A widget token from the operator page's backend, decoded. */
+  const issueWidgetToken = async (page: Page, workspace: string) => {
+    const { token } = await page.evaluate(async (name) => (await fetch(`/widget-token?workspace=${name}`)).json(), workspace);
+    return JSON.parse(Buffer.from(token, 'base64').toString()) as { token: string; widgetUrl: string };
+  };
+
   it("completes the flow with a host written by hand against Airbyte's widget protocol", async () => {
     const page = await browser.newPage();
     await page.goto(`${host.url}/`);
     const workspace = `browser-ws-${++workspaces}`;
-    const { token: widgetToken } = await page.evaluate(async (name) => (await fetch(`/widget-token?workspace=${name}`)).json(), workspace);
-    // What Airbyte's EmbeddedWidget does: decode the token, frame widgetUrl in a dialog, answer
-    // auth_token_request with {scopedAuthToken} to the iframe's origin, close on CLOSE_DIALOG, pass {type} messages on.
-    await page.evaluate((encoded) => {
-      const { token, widgetUrl } = JSON.parse(atob(encoded)) as { token: string; widgetUrl: string };
-      const origin = new URL(widgetUrl).origin;
-      const dialog = document.createElement('dialog');
-      const iframe = document.createElement('iframe');
-      iframe.src = widgetUrl;
-      iframe.style.cssText = 'width: 480px; height: 700px; border: 0';
-      dialog.append(iframe);
-      document.body.append(dialog);
-      const seen: unknown[] = [];
-      (window as unknown as { handwritten: unknown[] }).handwritten = seen;
-      window.addEventListener('message', (event) => {
-        if (event.origin !== origin || event.source !== iframe.contentWindow) return;
-        if (event.data === 'auth_token_request') iframe.contentWindow!.postMessage({ scopedAuthToken: token }, origin);
-        else if (event.data === 'CLOSE_DIALOG') dialog.close();
-        else if (event.data && typeof event.data === 'object' && event.data.type) seen.push(event.data);
-      });
-      dialog.showModal();
-    }, widgetToken);
+    const { token, widgetUrl } = await issueWidgetToken(page, workspace);
+    await handwrittenHost(page, widgetUrl, [token]);
     const widget = page.frameLocator('dialog iframe');
     await templateButton(widget, 'Shared files').click();
     await widget.getByLabel('Source name').fill('Drive via a handwritten host');
     await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
     await widget.getByRole('button', { name: 'Connect' }).click();
     await widget.getByText('Connected Drive via a handwritten host.').waitFor();
-    const seen = await page.evaluate(() => (window as unknown as { handwritten: unknown[] }).handwritten);
-    expect(seen).toEqual([
+    expect((await handwritten(page)).seen).toEqual([
       expect.objectContaining({
         type: 'end_user_action_result',
         message: 'source_created',
@@ -117,6 +133,20 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await screenshot(page, 'handwritten-host');
     await widget.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
+    await page.close();
+  });
+
+  it('asks again for a token the server refuses (401) and goes on with the next one', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${host.url}/`);
+    const { token, widgetUrl } = await issueWidgetToken(page, `browser-ws-${++workspaces}`);
+    // Unexpired by its claims, but its signature is broken: the server answers 401.
+    const [header, payload, signature] = token.split('.');
+    const broken = `${header}.${payload}.${signature!.slice(0, -4)}AAAA`;
+    await handwrittenHost(page, widgetUrl, [broken, token]);
+    const widget = page.frameLocator('dialog iframe');
+    await widget.getByRole('heading', { name: 'Add a source' }).waitFor();
+    expect((await handwritten(page)).requests).toBeGreaterThanOrEqual(2);
     await page.close();
   });
 
@@ -143,8 +173,7 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
   it('ignores a token posted from another origin, and takes it from the allowed one', async () => {
     const page = await browser.newPage();
     await page.goto(`${host.url}/`);
-    const { token: widgetToken } = await page.evaluate(async () => (await fetch(`/widget-token?workspace=origin-check`)).json());
-    const { token, widgetUrl } = JSON.parse(Buffer.from(widgetToken, 'base64').toString());
+    const { token, widgetUrl } = await issueWidgetToken(page, 'origin-check');
     const otherOrigin = host.url.replace('127.0.0.1', 'localhost');
     // A widget nobody answers for, and a frame of another origin beside it.
     await page.evaluate(
@@ -180,9 +209,7 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
   it('cannot be framed by a page of another origin (frame-ancestors)', async () => {
     const page = await browser.newPage();
     await page.goto(`${host.url}/`);
-    const { widgetUrl } = JSON.parse(
-      Buffer.from((await page.evaluate(async () => (await fetch('/widget-token?workspace=framing')).json())).token, 'base64').toString(),
-    );
+    const { widgetUrl } = await issueWidgetToken(page, 'framing');
     const response = await fx.http.get(new URL(widgetUrl).pathname.slice(1) + new URL(widgetUrl).search);
     expect(response.headers['content-security-policy']).toContain(`frame-ancestors ${host.url}`);
     const otherOrigin = host.url.replace('127.0.0.1', 'localhost');
@@ -295,7 +322,7 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await page.close();
   });
 
-  it('updates a source: new settings, same credentials', async () => {
+  it('updates a source: new settings, and new credentials once the upstream accepts them', async () => {
     const { page, widget, workspace } = await openWidget({ tags: 'team' });
     await templateButton(widget, 'Team chat').click();
     await widget.getByLabel('Source name').fill('Chat to edit');
@@ -310,6 +337,15 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await widget.getByLabel('Lookback window (days)').fill('30');
     await widget.getByLabel('Join channels').check();
     await screenshot(page, 'edit-form');
+    // A refused token first: shown beside the credentials, the host told, nothing saved.
+    await widget.getByLabel('OAuth: Access token').fill('xoxb-refused');
+    await widget.getByRole('button', { name: 'Save' }).click();
+    const credential = widget.getByLabel('OAuth: Access token');
+    await expect.poll(() => credential.getAttribute('aria-invalid')).toBe('true');
+    expect((await hostState(page)).events.at(-1)).toMatchObject({ message: 'source_update_error', error: { error_code: 'credentials_rejected' } });
+    expect(JSON.stringify((await hostState(page)).events)).not.toContain('xoxb-refused');
+    await screenshot(page, 'credentials-refused');
+    await credential.fill(CHAT_TOKEN);
     await widget.getByRole('button', { name: 'Save' }).click();
     await widget.getByText('Saved Chat to edit.').waitFor();
     const { events } = await hostState(page);

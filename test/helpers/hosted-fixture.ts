@@ -97,6 +97,9 @@ export interface HostedFixture {
   close(): Promise<void>;
 }
 
+/** The public URL test servers are configured with (their token issuer, the base of widget URLs). */
+export const TEST_PUBLIC_URL = 'http://plugboard.test';
+
 /** Largest JSON body the test servers take (small, so tests can go past it cheaply). */
 export const TEST_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -106,7 +109,7 @@ export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'datab
     HOST: '127.0.0.1',
     PORT: '0',
     PLUGBOARD_DATA_DIR: database.dataDir,
-    PLUGBOARD_PUBLIC_URL: 'http://plugboard.test',
+    PLUGBOARD_PUBLIC_URL: TEST_PUBLIC_URL,
     PLUGBOARD_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES),
   });
   return { ...defaults, databaseUrl: database.databaseUrl, ...overrides };

@@ -3,7 +3,7 @@
  * modal dialog with it. Same interface as Airbyte's official embedded widget: construct it with the
  * base64 widget token your backend got from `POST /api/v1/embedded/widget-token`, then `open()`.
  */
-import { AUTH_TOKEN_REQUEST, CLOSE_DIALOG, type TokenMessage } from '../protocol.ts';
+import { AUTH_TOKEN_REQUEST, CLOSE_DIALOG, decodeBase64Text, type TokenMessage } from '../protocol.ts';
 
 export interface PlugboardWidgetEvent {
   type: string;
@@ -41,8 +41,9 @@ export class PlugboardWidget {
     window.addEventListener('message', this.listener);
   }
 
-  /** Opens the widget in a modal dialog (created on first use, then reused). */
+  /** Opens the widget in a modal dialog (created on first use, then reused; again after destroy()). */
   open(): void {
+    window.addEventListener('message', this.listener);
     if (!this.dialog) {
       adoptStyles();
       this.iframe = document.createElement('iframe');
@@ -59,8 +60,11 @@ export class PlugboardWidget {
 
   /** Replaces the token (your backend issued a new one): the open widget gets it at once. */
   updateToken(token: string): void {
+    const previousUrl = this.widget.widgetUrl;
     this.widget = decodeWidgetToken(token);
-    this.sendToken();
+    // Another widgetUrl (other filters, another workspace): the widget reloads there and asks for this token.
+    if (this.iframe && this.widget.widgetUrl !== previousUrl) this.iframe.src = this.widget.widgetUrl;
+    else this.sendToken();
   }
 
   /** Removes the dialog and stops listening. */
@@ -95,9 +99,7 @@ export class PlugboardWidget {
 export function decodeWidgetToken(token: string): WidgetToken {
   let decoded: unknown;
   try {
-    const base64 = token.trim().replace(/-/g, '+').replace(/_/g, '/');
-    const binary = atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='));
-    decoded = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    decoded = JSON.parse(decodeBase64Text(token));
   } catch {
     decoded = undefined;
   }

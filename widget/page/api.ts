@@ -1,12 +1,15 @@
+import type {
+  ConnectorList,
+  EmbeddedSourceCreateRequest,
+  ConnectorSpecification as GeneratedSpecification,
+  TemplateList,
+  ValidationIssue,
+} from '../../core/hosted/types.generated.ts';
 import type { SourceRecord } from '../protocol.ts';
-import type { TokenKeeper } from './token-keeper.ts';
 
-/** An issue of a 422: where (`loc`, from "body"), what, and its kind. */
-export interface ValidationIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
+export type { ValidationIssue };
+export type Template = TemplateList['data'][number];
+import type { TokenKeeper } from './token-keeper.ts';
 
 /** An error answer: the server's `{detail, error_code}`, and its status. */
 export interface ApiFailure {
@@ -17,20 +20,7 @@ export interface ApiFailure {
 
 export type ApiAnswer<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
 
-export interface Template {
-  id: string;
-  name: string;
-  connector_type: string;
-  tags: string[];
-}
-
-export interface ConnectorSpecification {
-  connector_type: string;
-  display_name: string;
-  credentials: JsonSchema;
-  replication_config: JsonSchema | null;
-}
-
+/** A JSON Schema as the forms read it: the few keywords they use. */
 export interface JsonSchema {
   type?: string | string[];
   title?: string;
@@ -43,19 +33,20 @@ export interface JsonSchema {
   oneOf?: JsonSchema[];
 }
 
-export interface SourceInput {
-  name?: string;
-  source_template_id?: string;
-  credentials?: Record<string, string>;
-  replication_config?: Record<string, unknown>;
+/** A connector type's form schemas (the generated type keeps them as plain objects). */
+export interface ConnectorSpecification extends Omit<GeneratedSpecification, 'credentials' | 'replication_config'> {
+  credentials: JsonSchema;
+  replication_config: JsonSchema | null;
 }
+
+export type SourceInput = Partial<EmbeddedSourceCreateRequest>;
 
 /** The embedded API, called from the widget page (same origin as the server) with the widget's token. */
 export class EmbeddedApi {
   constructor(private readonly tokens: TokenKeeper) {}
 
-  templates = () => this.call<{ data: Template[] }>('GET', 'api/v1/embedded/templates/sources');
-  sources = () => this.call<{ data: SourceRecord[] }>('GET', 'api/v1/embedded/sources');
+  templates = () => this.call<TemplateList>('GET', 'api/v1/embedded/templates/sources');
+  sources = () => this.call<ConnectorList>('GET', 'api/v1/embedded/sources');
   connectorTypes = () => this.call<{ data: ConnectorSpecification[] }>('GET', 'api/v1/embedded/connector-types');
   createSource = (input: SourceInput) => this.call<SourceRecord>('POST', 'api/v1/embedded/sources', input);
   updateSource = (id: string, input: SourceInput) => this.call<SourceRecord>('PATCH', `api/v1/embedded/sources/${encodeURIComponent(id)}`, input);

@@ -57,18 +57,18 @@ export function credentialsField(schema: JsonSchema, updating: boolean, currentF
         )
       : null;
   show();
-  const current = () => secrets[selected]!;
+  const current = () => secrets[selected];
   return {
     loc: ['body', 'credentials'],
     title: schema.title ?? 'Credentials',
     root: h('div', { class: 'credentials' }, group, ...secrets.map((secret) => secret.field.root)),
     get focusTarget() {
-      return current().input;
+      return current()?.input ?? group ?? document.body;
     },
     read() {
-      const { kind, input } = current();
-      if (updating && input.value === '') return undefined;
-      return { [kind.name]: input.value };
+      const secret = current();
+      if (!secret || (updating && secret.input.value === '')) return undefined;
+      return { [secret.kind.name]: secret.input.value };
     },
     showError(message) {
       for (const secret of secrets) secret.field.showError(secret === current() ? message : undefined);

@@ -82,12 +82,16 @@ export function schemaField(loc: string[], name: string, schema: JsonSchema, req
   }
   if (type === 'string' && schema.format === 'date-time') {
     const input = h('input', { type: 'datetime-local', step: 1 });
-    input.value = typeof value === 'string' ? value.replace(/Z$/, '').slice(0, 19) : '';
+    input.value = typeof value === 'string' ? utcInputValue(value) : '';
     return labelledField(loc, input, { ...labelled, title: `${labelled.title} (UTC)` }, () => (input.value === '' ? undefined : toUtcDateTime(input.value)));
   }
-  const input = h('input', { type: 'text', autocomplete: 'off' });
-  input.value = typeof value === 'string' ? value : '';
-  return labelledField(loc, input, labelled, () => (input.value === '' ? undefined : input.value));
+  return textField(loc, labelled, typeof value === 'string' ? value : undefined);
+}
+
+/** A stored date-time as the input shows it: its UTC wall-clock time, whatever offset it was written with. */
+function utcInputValue(value: string): string {
+  const time = new Date(value);
+  return Number.isNaN(time.getTime()) ? '' : time.toISOString().slice(0, 19);
 }
 
 /** `YYYY-MM-DDTHH:mm[:ss]` from a datetime-local input, read as UTC: `YYYY-MM-DDTHH:mm:ssZ`. */

@@ -7,13 +7,14 @@ export interface HomeViewOptions {
   templates: Template[];
   specifications: Map<string, ConnectorSpecification>;
   add(template: Template): void;
-  edit(source: SourceRecord): void;
+  /** Editing a source made from one of the offered templates (the only ones shown editable). */
+  edit(source: SourceRecord, template: Template): void;
 }
 
 /** The start: the workspace's sources (each editable when its template is offered here) and the templates to add one from. */
 export function homeView({ sources, templates, specifications, add, edit }: HomeViewOptions): HTMLElement {
   const typeName = (type: string) => specifications.get(type)?.display_name ?? type;
-  const offered = new Set(templates.map((template) => template.id));
+  const offered = new Map(templates.map((template) => [template.id, template]));
   return h(
     'div',
     { class: 'view' },
@@ -31,9 +32,7 @@ export function homeView({ sources, templates, specifications, add, edit }: Home
                 'li',
                 {},
                 h('div', { class: 'about' }, h('span', { class: 'name' }, source.name), h('span', { class: 'type' }, typeName(source.connector_type))),
-                source.source_template_id !== null && offered.has(source.source_template_id)
-                  ? h('button', { type: 'button', 'aria-label': `Edit ${source.name}`, onclick: () => edit(source) }, 'Edit')
-                  : null,
+                editButton(source, offered.get(source.source_template_id ?? ''), edit),
               ),
             ),
           ),
@@ -62,4 +61,8 @@ export function homeView({ sources, templates, specifications, add, edit }: Home
           ),
     ),
   );
+}
+
+function editButton(source: SourceRecord, template: Template | undefined, edit: HomeViewOptions['edit']): HTMLElement | null {
+  return template ? h('button', { type: 'button', 'aria-label': `Edit ${source.name}`, onclick: () => edit(source, template) }, 'Edit') : null;
 }

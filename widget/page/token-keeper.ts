@@ -1,7 +1,9 @@
-import { AUTH_TOKEN_REQUEST, isTokenMessage } from '../protocol.ts';
+import { AUTH_TOKEN_REQUEST, decodeBase64Text, isTokenMessage } from '../protocol.ts';
 
 /** A token this close to its `exp` counts as expired: a call made with it could arrive too late. */
 const EXPIRY_MARGIN_MS = 10_000;
+/** While waiting, the widget asks again this often: a host may have been given a new token since. */
+const ASK_AGAIN_MS = 5_000;
 
 /**
  * Keeps the widget's token, in memory only: asks the host page for it (posting `auth_token_request`
@@ -12,6 +14,7 @@ export class TokenKeeper {
   private token: string | undefined;
   private expiresAt = 0;
   private readonly waiting: Array<(token: string) => void> = [];
+  private askingAgain: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly allowedOrigin: string,
@@ -30,6 +33,7 @@ export class TokenKeeper {
       if (this.waiting.length === 1) {
         this.onWaiting(true);
         this.request();
+        this.askingAgain = setInterval(() => this.request(), ASK_AGAIN_MS);
       }
     });
   }
@@ -51,6 +55,7 @@ export class TokenKeeper {
     this.token = event.data.scopedAuthToken;
     this.expiresAt = expiresAt;
     if (this.waiting.length === 0) return;
+    clearInterval(this.askingAgain);
     this.onWaiting(false);
     for (const resolve of this.waiting.splice(0)) resolve(this.token);
   }
@@ -59,8 +64,7 @@ export class TokenKeeper {
 /** When a JWT stops being usable (its `exp`, less the margin); a token whose payload can't be read is left for the server to judge. */
 function expiryOf(token: string): number {
   try {
-    const payload = token.split('.')[1] ?? '';
-    const { exp } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    const { exp } = JSON.parse(decodeBase64Text(token.split('.')[1] ?? '')) as { exp?: unknown };
     return typeof exp === 'number' ? exp * 1000 - EXPIRY_MARGIN_MS : Number.POSITIVE_INFINITY;
   } catch {
     return Number.POSITIVE_INFINITY;

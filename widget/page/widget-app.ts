@@ -5,6 +5,8 @@ import { homeView } from './home-view.ts';
 import { sourceForm } from './source-form.ts';
 import { TokenKeeper } from './token-keeper.ts';
 
+const WAITING = 'Waiting for the app to sign you in…';
+
 /**
  * The widget inside its iframe: gets its token from the host page, lists the sources and the
  * templates its token offers, runs the create and edit forms, and tells the host what happened.
@@ -22,7 +24,8 @@ export class WidgetApp {
     private readonly allowedOrigin: string,
   ) {
     const tokens = new TokenKeeper(allowedOrigin, window.parent, (waiting) => {
-      if (waiting) this.announce('Waiting for the app to sign you in…', 'status');
+      if (waiting) this.announce(WAITING, 'status');
+      else if (this.status.textContent === WAITING) this.announce('', 'status');
     });
     this.api = new EmbeddedApi(tokens);
     root.replaceChildren(
@@ -35,7 +38,8 @@ export class WidgetApp {
 
   async start(): Promise<void> {
     const [types, templates] = await Promise.all([this.api.connectorTypes(), this.api.templates()]);
-    if (!types.ok || !templates.ok) return this.fail(!types.ok ? types.failure : (templates as { failure: ApiFailure }).failure);
+    if (!types.ok) return this.fail(types.failure);
+    if (!templates.ok) return this.fail(templates.failure);
     this.specifications = new Map(types.data.data.map((spec) => [spec.connector_type, spec]));
     this.templates = templates.data.data;
     await this.showHome();
@@ -44,14 +48,13 @@ export class WidgetApp {
   private async showHome(focus = false): Promise<void> {
     const sources = await this.api.sources();
     if (!sources.ok) return this.fail(sources.failure);
-    if (this.status.textContent?.startsWith('Waiting')) this.announce('', 'status');
     this.show(
       homeView({
         sources: sources.data.data,
         templates: this.templates,
         specifications: this.specifications,
         add: (template) => this.showForm(template, undefined),
-        edit: (source) => this.showForm(this.templates.find((template) => template.id === source.source_template_id)!, source),
+        edit: (source, template) => this.showForm(template, source),
       }),
       focus,
     );

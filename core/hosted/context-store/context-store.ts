@@ -46,6 +46,8 @@ export interface ContextStore {
   search(connectorId: string, catalog: FieldCatalog, plan: SearchPlan): Promise<SearchPage>;
   /** Refreshes the planner's statistics (after a replication run), so searches pick the right index. */
   optimize(): Promise<void>;
+  /** What replication stored for a connector (records, text rows, states, checkpoints), so the next run starts afresh; its job stays. */
+  clear(connectorId: string): Promise<void>;
   /** Everything kept for a connector: records, text rows, states, checkpoints, its replication job. */
   deleteConnector(connectorId: string): Promise<void>;
   close(): Promise<void>;

@@ -200,14 +200,21 @@ export class SqlContextStore implements ContextStore {
     return Number(counted?.n ?? 0) < walkWins;
   }
 
+  clear(connectorId: string): Promise<void> {
+    return this.remove(connectorId, ['context_alphabets', 'context_entities', 'context_checkpoints']);
+  }
+
   async deleteConnector(connectorId: string): Promise<void> {
+    await this.remove(connectorId, ['context_stores', 'context_alphabets', 'context_entities', 'context_checkpoints', 'replication_jobs']);
+    this.storeKeys.delete(connectorId);
+  }
+
+  /** The connector's records (and so their text rows), and its rows of `tables`, in one transaction. */
+  private async remove(connectorId: string, tables: string[]): Promise<void> {
     await this.driver.transaction(async (tx) => {
       await tx.run('DELETE FROM context_records WHERE store_key = (SELECT store_key FROM context_stores WHERE connector_id = ?)', [connectorId]);
-      for (const table of ['context_stores', 'context_alphabets', 'context_entities', 'context_checkpoints', 'replication_jobs']) {
-        await tx.run(`DELETE FROM ${table} WHERE connector_id = ?`, [connectorId]);
-      }
+      for (const table of tables) await tx.run(`DELETE FROM ${table} WHERE connector_id = ?`, [connectorId]);
     });
-    this.storeKeys.delete(connectorId);
   }
 
   async close(): Promise<void> {

@@ -47,14 +47,24 @@ export class ConnectorReplication {
   /** Makes the connector's job due now; a run in progress is the refresh (no second one starts). */
   async refresh(scope: AccessScope, id: string): Promise<ReplicationState> {
     await this.state(scope, id);
-    await this.refreshNow(id);
+    await this.jobs.add(id);
+    await this.jobs.requestNow(id);
+    this.scheduler.trigger();
     return this.state(scope, id);
   }
 
-  /** Makes a replicating connector's job due now (its credentials or settings changed, or a caller asked). */
-  async refreshNow(id: string): Promise<void> {
-    await this.jobs.add(id);
-    await this.jobs.requestNow(id);
+  /**
+   * The connector's credentials or settings changed: replicate again with them, after the run in
+   * progress if any; `reset`: what was stored no longer holds (another account, another start date),
+   * so it is cleared and replication starts over.
+   */
+  async changed(id: string, { reset }: { reset: boolean }): Promise<void> {
+    if (reset) {
+      await this.jobs.restart(id);
+      await this.store.clear(id);
+    } else {
+      await this.jobs.requestRerun(id);
+    }
     this.scheduler.trigger();
   }
 }

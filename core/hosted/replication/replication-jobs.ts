@@ -12,6 +12,8 @@ export interface ReplicationJob {
   failures: number;
   lease_owner: string | null;
   lease_until: string | null;
+  /** 1 when a rerun was asked for while a run held the job. */
+  rerun_requested: number;
 }
 
 /**
@@ -55,6 +57,28 @@ export class ReplicationJobs {
     return changes === 1;
   }
 
+  /**
+   * Runs the job again as soon as possible with what the connector has now: due at once, or, while a
+   * run holds it, once that run finishes (the run in progress started with the old settings).
+   */
+  async requestRerun(connectorId: string): Promise<void> {
+    await this.add(connectorId);
+    if (!(await this.requestNow(connectorId))) await this.db.run('UPDATE replication_jobs SET rerun_requested = 1 WHERE connector_id = ?', [connectorId]);
+  }
+
+  /**
+   * Starts the job over: a run in progress loses its lease (its next renewal fails, so it stops) and
+   * the job is due at once, as if new. For a connector whose stored records were just cleared.
+   */
+  async restart(connectorId: string): Promise<void> {
+    await this.add(connectorId);
+    await this.db.run(
+      `UPDATE replication_jobs SET status = 'pending', next_run_at = ?, lease_owner = NULL, lease_until = NULL, rerun_requested = 0, failures = 0, error = NULL
+       WHERE connector_id = ?`,
+      [this.now(), connectorId],
+    );
+  }
+
   /** Connectors whose job is due and not held by a live lease, oldest due first. */
   async due(limit: number): Promise<string[]> {
     const now = this.now();
@@ -86,13 +110,16 @@ export class ReplicationJobs {
     return changes === 1;
   }
 
-  /** Ends the run: `ready`, or `failed` with the error and a retry after a backoff; the lease is released. */
+  /**
+   * Ends the run: `ready`, or `failed` with the error and a retry after a backoff; the lease is
+   * released. A rerun asked for meanwhile makes the job due at once.
+   */
   async finish(connectorId: string, owner: string, outcome: { error?: string; nextRunInMs: number }): Promise<void> {
     const failed = outcome.error !== undefined;
     await this.db.run(
-      `UPDATE replication_jobs SET status = ?, finished_at = ?, error = ?, next_run_at = ?, failures = ${failed ? 'failures + 1' : '0'},
-       lease_owner = NULL, lease_until = NULL WHERE connector_id = ? AND lease_owner = ?`,
-      [failed ? 'failed' : 'ready', this.now(), outcome.error ?? null, this.now(outcome.nextRunInMs), connectorId, owner],
+      `UPDATE replication_jobs SET status = ?, finished_at = ?, error = ?, next_run_at = CASE WHEN rerun_requested = 1 THEN ? ELSE ? END,
+       rerun_requested = 0, failures = ${failed ? 'failures + 1' : '0'}, lease_owner = NULL, lease_until = NULL WHERE connector_id = ? AND lease_owner = ?`,
+      [failed ? 'failed' : 'ready', this.now(), outcome.error ?? null, this.now(), this.now(outcome.nextRunInMs), connectorId, owner],
     );
   }
 }
