@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ValidationError } from '../core/errors.ts';
 import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { createAjv } from '../core/schema/ajv.ts';
+import { SERVER_SCHEMAS } from '../core/hosted/types.generated.ts';
 import { toValidationIssues } from '../core/schema/validation-issues.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate } from './middleware/authenticate.ts';
@@ -20,10 +21,11 @@ import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
 import { connectorRoutes } from './routes/connectors.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { publicApiRoutes } from './routes/public-api.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
-export const ROUTES: AnyRoute[] = [...tokenRoutes, ...templateRoutes, ...connectorRoutes, ...metaRoutes];
+export const ROUTES: AnyRoute[] = [...tokenRoutes, ...templateRoutes, ...connectorRoutes, ...publicApiRoutes, ...metaRoutes];
 
 /**
  * The Koa adapter: routes from the table, each authenticated, validated and answered the same way.
@@ -35,17 +37,22 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   const app = new Koa({ proxy: config.trustedProxyHops > 0, maxIpsCount: config.trustedProxyHops });
   const router = new Router();
   const ajv = createAjv();
+  // A schema may refer to another file of schemas/server/ by its name.
+  for (const [file, schema] of Object.entries(SERVER_SCHEMAS)) ajv.addSchema(schema, file);
   const openApi = buildOpenApi(ROUTES, config.publicUrl);
   const cors = widgetCors(hosted.tokens, hosted.widgetOrigins);
   // The widget page's origin: its calls carry a widget token from there, not from the allowed origin.
   const ownOrigin = new URL(config.publicUrl).origin;
+  /** The paths of routes that answer failures as problem details; errors before routing (a body that can't be read) follow them too. */
+  const problemPaths = new Set<string>();
+  const asProblem = (ctx: Koa.ParameterizedContext) => router.match(ctx.path, ctx.method).pathAndMethod.some((layer) => problemPaths.has(String(layer.path)));
 
   for (const route of ROUTES) {
     const validateQuery: ValidateFunction | undefined = route.query ? ajv.compile(route.query) : undefined;
     const validateBody: ValidateFunction | undefined = route.body ? ajv.compile(route.body) : undefined;
     const middleware = async (ctx: Koa.ParameterizedContext) => {
       const claims = await authenticate(ctx, hosted.tokens, route.auth, ownOrigin);
-      if (route.body) requireJsonBody(ctx);
+      if (route.body) requireJsonBody(ctx, route.formBody);
       const body = ctx.request.body ?? {};
       const params = (ctx as unknown as { params: Record<string, string> }).params ?? {};
       const query = firstValues(ctx.query);
@@ -55,7 +62,8 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
         ...(validateQuery && !validateQuery(query) ? toValidationIssues(validateQuery.errors ?? [], ['query']) : []),
         ...(validateBody && !validateBody(body) ? toValidationIssues(validateBody.errors ?? [], ['body']) : []),
         // The walk costs a pass over every body; only a body whose text has a NUL or surrogate escape needs it.
-        ...(jsonMayHoldUnsafeText(ctx.request.rawBody as string | undefined) ? unsafeTextIssues(body, ['body']) : []),
+        // A form's text is percent-encoded: only its decoded values can tell.
+        ...(route.formBody || jsonMayHoldUnsafeText(ctx.request.rawBody as string | undefined) ? unsafeTextIssues(body, ['body']) : []),
       ];
       if (issues.length > 0) throw new ValidationError(issues);
       const result = await route.handler({ ctx, body: route.body ? body : undefined, params, query, claims, hosted, config });
@@ -67,6 +75,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
       }
     };
     for (const path of route.paths) {
+      if (route.problems) problemPaths.add(path);
       if (route.cors) router.register(path, [route.method.toUpperCase(), 'OPTIONS'], [cors, middleware]);
       else router.register(path, [route.method.toUpperCase()], [middleware]);
     }
@@ -79,8 +88,12 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   // Failures after the response started (an upstream cut mid-download) go to our log, not to Koa's stderr printer.
   app.on('error', (error: Error) => logger.warn({ error: error.name, detail: error.message }, 'response failed after it started'));
   app.use(requestLog(logger));
-  app.use(errorHandler(logger));
-  app.use(bodyErrorsAsClientErrors(bodyParser({ enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, encoding: 'utf-8' })));
+  app.use(errorHandler(logger, asProblem));
+  app.use(
+    bodyErrorsAsClientErrors(
+      bodyParser({ enableTypes: ['json', 'form'], jsonLimit: config.bodyLimitBytes, formLimit: config.bodyLimitBytes, encoding: 'utf-8' }),
+    ),
+  );
   app.use(async (ctx, next) => {
     await next();
     // No route, or not this method: the answer is still a JSON error body ({detail}).

@@ -26,7 +26,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], publicUrl: string): Re
         tags: route.tags,
         ...(parameters.length ? { parameters } : {}),
         security: route.auth === 'none' ? [] : securityFor(route.auth),
-        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.ref(route.body) } } } } : {}),
+        ...(route.body ? { requestBody: { required: true, content: requestContent(route, components.ref(route.body)) } } : {}),
         responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, responseOf(route, Number(status), doc, components)])),
       };
     }
@@ -59,17 +59,25 @@ export function buildOpenApi(routes: readonly AnyRoute[], publicUrl: string): Re
  */
 function responseOf(route: AnyRoute, status: number, doc: ResponseDoc, components: SchemaComponents): Record<string, unknown> {
   const { description, schema, file } = typeof doc === 'string' ? { description: doc, schema: undefined, file: undefined } : doc;
-  const json = schema ?? (status === (route.status ?? 200) ? route.returns : errorSchemaFor(status));
+  const success = status === (route.status ?? 200);
+  const json = schema ?? (success ? route.returns : errorSchemaFor(status, route));
+  const mediaType = !success && route.problems ? 'application/problem+json' : 'application/json';
   const content = {
-    ...(json ? { 'application/json': { schema: components.ref(json) } } : {}),
+    ...(json ? { [mediaType]: { schema: components.ref(json) } } : {}),
     ...(file ? { '*/*': { schema: { type: 'string', format: 'binary' } } } : {}),
   };
   return Object.keys(content).length > 0 ? { description, content } : { description };
 }
 
-function errorSchemaFor(status: number): JsonSchema | undefined {
+function errorSchemaFor(status: number, route: AnyRoute): JsonSchema | undefined {
+  if (status >= 400 && route.problems) return SERVER_SCHEMAS['problem-response.json'];
   if (status === 422) return SERVER_SCHEMAS['validation-error-response.json'];
   return status >= 400 ? SERVER_SCHEMAS['error-response.json'] : undefined;
+}
+
+/** A body's media types: JSON, and for a route that takes forms, the same fields form-encoded. */
+function requestContent(route: AnyRoute, schema: { $ref: string }): Record<string, unknown> {
+  return { 'application/json': { schema }, ...(route.formBody ? { 'application/x-www-form-urlencoded': { schema } } : {}) };
 }
 
 /** One query parameter per property of the route's query schema. */
@@ -110,12 +118,13 @@ function impliedResponses(route: AnyRoute, hasPathParams: boolean): Record<numbe
     ...(route.query ? ['a query parameter its schema refuses'] : []),
     ...(route.body ? ['a body its schema refuses, or with a NUL character or lone surrogate in any string'] : []),
   ];
-  implied[422] = `Invalid request: ${invalid.join('; ')}`;
+  // The public cloud API answers invalid input with a 400, as the official one does.
+  implied[route.problems ? 400 : 422] = `Invalid request: ${invalid.join('; ')}`;
   if (route.body) {
     Object.assign(implied, {
-      400: 'A body that is not valid JSON, or that cannot be decoded',
+      400: `${route.problems ? `${implied[400]}; or a` : 'A'} body that is not valid JSON, or that cannot be decoded`,
       413: 'A body larger than the limit',
-      415: 'A body that is not application/json',
+      415: route.formBody ? 'A body neither application/json nor form-encoded' : 'A body that is not application/json',
     });
   }
   return implied;

@@ -56,6 +56,10 @@ export interface RouteDefinition<TAuth extends RouteAuth, TBody, TQuery, TResult
   responses: Record<number, ResponseDoc>;
   /** Callable from a widget's browser origin (CORS for the widget token's allowed_origin). */
   cors?: boolean;
+  /** Failures as RFC 9457 problem details, the public cloud API's form (default: `{detail, error_code}`). */
+  problems?: boolean;
+  /** Also takes its body form-encoded (application/x-www-form-urlencoded), as OAuth token requests come. */
+  formBody?: boolean;
   /** Its return value is the JSON body; undefined: it answered itself (ctx.status, ctx.body). */
   handler(input: RouteInput<TAuth, TBody, TQuery>): Promise<NoInfer<TResult> | undefined> | NoInfer<TResult> | undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * Seeded fuzzing of every route in /openapi.json: valid requests changed in one place (a path
  * parameter, the query, a body value, the body's framing, the token, the method). Whatever comes
- * in, the server answers a 4xx with a JSON `detail`, never a 5xx, and stays up; and every answer is
+ * in, the server answers a 4xx with a JSON `detail` (problem details on the public cloud API), never a 5xx, and stays up; and every answer is
  * one the document declares, with a body on its schema. The seed is printed;
  * FUZZ_SEED=<n> replays a run (connector and template ids aside, which the fixture draws anew).
  */
@@ -161,7 +161,8 @@ function problemWith(request: FuzzRequest, answer: RawResponse | Error): string 
   const text = answer.body.toString();
   if (answer.status >= 500 && !isDeclaredUnavailable(answer.status, text)) return `${answer.status} ${text.slice(0, 200)}`;
   if (answer.status < 400 || request.method === 'HEAD') return undefined;
-  if (!String(answer.headers['content-type']).startsWith('application/json'))
+  // The public cloud API answers problem details (application/problem+json), also with a string `detail`.
+  if (!/^application\/(problem\+)?json/.test(String(answer.headers['content-type'])))
     return `${answer.status} with Content-Type ${answer.headers['content-type']}: ${text.slice(0, 200)}`;
   let body: unknown;
   try {

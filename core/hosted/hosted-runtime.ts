@@ -17,6 +17,7 @@ import { ConnectorReplication } from './replication/connector-replication.ts';
 import { ReplicationJobs } from './replication/replication-jobs.ts';
 import { ReplicationScheduler, type ReplicationEvent } from './replication/replication-scheduler.ts';
 import { LocalWorkspaceDirectory, type CloudWorkspaceDirectory } from './workspaces.ts';
+import { PublicWorkspaces } from './cloud-api/public-workspaces.ts';
 
 export interface HostedRuntimeOptions {
   /** PostgreSQL when set; else SQLite under `dataDir`. */
@@ -63,6 +64,8 @@ export interface HostedRuntime {
   /** Runs replication jobs; started by the server, stopped by close(). */
   replicationScheduler: ReplicationScheduler;
   cloud: CloudWorkspaceDirectory;
+  /** The public cloud API's resources (core/hosted/cloud-api/). */
+  publicApi: { workspaces: PublicWorkspaces };
   /**
    * A widget's scoped token, its origin recorded (WidgetOrigins) until the token expires before it is
    * answered, so CORS preflights from that origin pass from the first, on every instance.
@@ -131,6 +134,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     replication,
     replicationScheduler,
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
+    publicApi: { workspaces: new PublicWorkspaces(store, connectors) },
     async issueWidgetToken(organizationId, workspaceId, widget) {
       const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);
       await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);

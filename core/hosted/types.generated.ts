@@ -16,6 +16,16 @@ import executeResponseSchema from '../../schemas/server/execute-response.json' w
 import healthResponseSchema from '../../schemas/server/health-response.json' with { type: 'json' };
 import jsonWebKeySetSchema from '../../schemas/server/json-web-key-set.json' with { type: 'json' };
 import operatorTokenResponseSchema from '../../schemas/server/operator-token-response.json' with { type: 'json' };
+import problemResponseSchema from '../../schemas/server/problem-response.json' with { type: 'json' };
+import publicListQuerySchema from '../../schemas/server/public-list-query.json' with { type: 'json' };
+import publicNotificationSchema from '../../schemas/server/public-notification.json' with { type: 'json' };
+import publicNotificationsSchema from '../../schemas/server/public-notifications.json' with { type: 'json' };
+import publicTokenRequestSchema from '../../schemas/server/public-token-request.json' with { type: 'json' };
+import publicTokenResponseSchema from '../../schemas/server/public-token-response.json' with { type: 'json' };
+import publicWorkspaceCreateRequestSchema from '../../schemas/server/public-workspace-create-request.json' with { type: 'json' };
+import publicWorkspaceListSchema from '../../schemas/server/public-workspace-list.json' with { type: 'json' };
+import publicWorkspaceUpdateRequestSchema from '../../schemas/server/public-workspace-update-request.json' with { type: 'json' };
+import publicWorkspaceSchema from '../../schemas/server/public-workspace.json' with { type: 'json' };
 import replicationStateSchema from '../../schemas/server/replication-state.json' with { type: 'json' };
 import scopedTokenInfoResponseSchema from '../../schemas/server/scoped-token-info-response.json' with { type: 'json' };
 import scopedTokenRequestSchema from '../../schemas/server/scoped-token-request.json' with { type: 'json' };
@@ -80,6 +90,16 @@ export interface ServerSchemas {
   "health-response.json": HealthResponse;
   "json-web-key-set.json": JsonWebKeySet;
   "operator-token-response.json": OperatorTokenResponse;
+  "problem-response.json": ProblemResponse;
+  "public-list-query.json": PublicListQuery;
+  "public-notification.json": PublicNotification;
+  "public-notifications.json": PublicNotifications;
+  "public-token-request.json": PublicTokenRequest;
+  "public-token-response.json": PublicTokenResponse;
+  "public-workspace-create-request.json": PublicWorkspaceCreateRequest;
+  "public-workspace-list.json": PublicWorkspaceList;
+  "public-workspace-update-request.json": PublicWorkspaceUpdateRequest;
+  "public-workspace.json": PublicWorkspace;
   "replication-state.json": ReplicationState;
   "scoped-token-info-response.json": ScopedTokenInfoResponse;
   "scoped-token-request.json": ScopedTokenRequest;
@@ -399,6 +419,196 @@ export interface OperatorTokenResponse {
   organization_id: string;
 }
 /**
+ * A failure of the public cloud API, as RFC 9457 problem details (application/problem+json).
+ */
+export interface ProblemResponse {
+  /**
+   * urn:plugboard:error:<error code>, or about:blank
+   */
+  type: string;
+  /**
+   * The status's reason phrase
+   */
+  title: string;
+  /**
+   * The HTTP status
+   */
+  status: number;
+  /**
+   * What went wrong, for people
+   */
+  detail: string;
+  /**
+   * Invalid input: each issue, where (loc) and what
+   */
+  issues?: ValidationIssue[];
+}
+/**
+ * One problem: where it is and what is wrong.
+ */
+export interface ValidationIssue {
+  /**
+   * Where: body, query or path, then the keys and indexes down to the value
+   */
+  loc: (string | number)[];
+  /**
+   * What is wrong, for a person
+   */
+  msg: string;
+  /**
+   * The kind of problem, e.g. value_error.missing, type_error.str
+   */
+  type: string;
+}
+/**
+ * Paging of the public cloud API's lists, and the ids to narrow a workspace list to (repeated or comma-separated).
+ */
+export interface PublicListQuery {
+  /**
+   * Page size, 1-100 (default 20)
+   */
+  limit?: string;
+  /**
+   * Items to skip (default 0)
+   */
+  offset?: string;
+  /**
+   * Workspace ids, comma-separated or the parameter repeated
+   */
+  workspaceIds?: string;
+  /**
+   * Deleted workspaces are gone: false and true answer the same
+   */
+  includeDeleted?: "true" | "false";
+  [k: string]: unknown;
+}
+/**
+ * One event's notification: by email, by webhook.
+ */
+export interface PublicNotification {
+  email?: {
+    enabled?: boolean;
+  };
+  webhook?: {
+    enabled?: boolean;
+    url?: string;
+  };
+}
+/**
+ * Notification settings: per event, email and webhook switches (kept as given)
+ */
+export interface PublicNotifications {
+  failure?: PublicNotification;
+  success?: PublicNotification;
+  connectionUpdate?: PublicNotification;
+  connectionUpdateActionRequired?: PublicNotification;
+  syncDisabled?: PublicNotification;
+  syncDisabledWarning?: PublicNotification;
+}
+/**
+ * The public cloud API's token request: application credentials, as JSON or form-encoded, with grant_type client_credentials (also spelled grant-type, or left out).
+ */
+export interface PublicTokenRequest {
+  /**
+   * Application client id
+   */
+  client_id: string;
+  /**
+   * Application client secret
+   */
+  client_secret: string;
+  /**
+   * The OAuth grant: client credentials
+   */
+  grant_type?: "client_credentials";
+  /**
+   * The same, as the official API description spells it
+   */
+  "grant-type"?: "client_credentials";
+  [k: string]: unknown;
+}
+/**
+ * An access token of the public cloud API (an operator token).
+ */
+export interface PublicTokenResponse {
+  /**
+   * Bearer token
+   */
+  access_token: string;
+  /**
+   * Always Bearer
+   */
+  token_type: "Bearer";
+  /**
+   * Lifetime in seconds
+   */
+  expires_in: number;
+}
+/**
+ * A new workspace in the caller's organization.
+ */
+export interface PublicWorkspaceCreateRequest {
+  /**
+   * Workspace name, unique in its organization
+   */
+  name: string;
+  /**
+   * The caller's organization (another one is refused)
+   */
+  organizationId?: string;
+  notifications?: PublicNotifications;
+  /**
+   * Region: US (default) or EU
+   */
+  regionId?: string;
+}
+/**
+ * A page of workspaces; next and previous are the addresses of the neighbouring pages (next absent on the last page).
+ */
+export interface PublicWorkspaceList {
+  data: PublicWorkspace[];
+  /**
+   * The next page
+   */
+  next?: string;
+  /**
+   * The previous page
+   */
+  previous?: string;
+}
+/**
+ * A workspace as the public cloud API answers it.
+ */
+export interface PublicWorkspace {
+  /**
+   * Workspace id
+   */
+  workspaceId: string;
+  /**
+   * Workspace name, unique in its organization
+   */
+  name: string;
+  /**
+   * Where its data lives: its region
+   */
+  dataResidency: "us" | "eu";
+  notifications: PublicNotifications;
+}
+/**
+ * What to change in a workspace.
+ */
+export interface PublicWorkspaceUpdateRequest {
+  /**
+   * Workspace name, unique in its organization
+   */
+  name?: string;
+  notifications?: PublicNotifications;
+  /**
+   * Region: US or EU
+   */
+  regionId?: string;
+}
+/**
  * A hosted connector's replication into its context store: the last (or current) run and each searchable entity.
  */
 export interface ReplicationState {
@@ -553,12 +763,12 @@ export interface ValidationErrorResponse {
    *
    * @minItems 1
    */
-  detail: ValidationIssue[];
+  detail: ValidationIssue1[];
 }
 /**
  * One problem: where it is and what is wrong.
  */
-export interface ValidationIssue {
+export interface ValidationIssue1 {
   /**
    * Where: body, query or path, then the keys and indexes down to the value
    */
@@ -636,6 +846,16 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'health-response.json': healthResponseSchema,
   'json-web-key-set.json': jsonWebKeySetSchema,
   'operator-token-response.json': operatorTokenResponseSchema,
+  'problem-response.json': problemResponseSchema,
+  'public-list-query.json': publicListQuerySchema,
+  'public-notification.json': publicNotificationSchema,
+  'public-notifications.json': publicNotificationsSchema,
+  'public-token-request.json': publicTokenRequestSchema,
+  'public-token-response.json': publicTokenResponseSchema,
+  'public-workspace-create-request.json': publicWorkspaceCreateRequestSchema,
+  'public-workspace-list.json': publicWorkspaceListSchema,
+  'public-workspace-update-request.json': publicWorkspaceUpdateRequestSchema,
+  'public-workspace.json': publicWorkspaceSchema,
   'replication-state.json': replicationStateSchema,
   'scoped-token-info-response.json': scopedTokenInfoResponseSchema,
   'scoped-token-request.json': scopedTokenRequestSchema,

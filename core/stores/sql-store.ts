@@ -14,6 +14,8 @@ import {
   type TemplateKind,
   type WidgetOrigin,
   type Workspace,
+  type WorkspaceChanges,
+  DuplicateKeyError,
 } from './types.ts';
 
 interface SigningKeyRow {
@@ -28,6 +30,18 @@ interface SigningKeyRow {
 
 interface TemplateRow extends Omit<Template, 'tags'> {
   tags: string;
+}
+
+interface WorkspaceRow extends Omit<Workspace, 'notifications'> {
+  notifications: string | null;
+}
+
+function toWorkspace(row: WorkspaceRow | undefined): Workspace | null {
+  if (!row) return null;
+  return {
+    ...row,
+    notifications: row.notifications === null || row.notifications === undefined ? null : (JSON.parse(row.notifications) as object),
+  };
 }
 
 interface ConnectorRow extends Omit<StoredConnector, 'credentials' | 'replication_config'> {
@@ -120,18 +134,56 @@ export class SqlStore implements Store {
   async createWorkspaceIfAbsent(workspace: Workspace): Promise<Workspace> {
     // Two instances may create the same workspace at once: the unique (organization, name) keeps one.
     await this.insert(
-      'INSERT INTO workspaces (id, organization_id, name, region_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING',
-      [workspace.id, workspace.organization_id, workspace.name, workspace.region_id, workspace.created_at],
+      'INSERT INTO workspaces (id, organization_id, name, region_id, created_at, notifications) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, name) DO NOTHING',
+      [
+        workspace.id,
+        workspace.organization_id,
+        workspace.name,
+        workspace.region_id,
+        workspace.created_at,
+        workspace.notifications ? JSON.stringify(workspace.notifications) : null,
+      ],
     );
     return (await this.findWorkspaceByName(workspace.organization_id, workspace.name))!;
   }
 
   async findWorkspaceByName(organizationId: string, name: string): Promise<Workspace | null> {
-    return (await this.db.get<Workspace>('SELECT * FROM workspaces WHERE organization_id = ? AND name = ?', [organizationId, name])) ?? null;
+    return toWorkspace(await this.db.get<WorkspaceRow>('SELECT * FROM workspaces WHERE organization_id = ? AND name = ?', [organizationId, name]));
   }
 
   async getWorkspace(id: string): Promise<Workspace | null> {
-    return (await this.db.get<Workspace>('SELECT * FROM workspaces WHERE id = ?', [id])) ?? null;
+    return toWorkspace(await this.db.get<WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?', [id]));
+  }
+
+  async listWorkspaces(organizationId: string, page: { ids?: string[]; limit: number; offset: number }): Promise<Workspace[]> {
+    const ids = page.ids ?? [];
+    const rows = await this.db.all<WorkspaceRow>(
+      `SELECT * FROM workspaces WHERE organization_id = ?${ids.length > 0 ? ` AND id IN (${ids.map(() => '?').join(', ')})` : ''}
+       ORDER BY created_at, id LIMIT ? OFFSET ?`,
+      [organizationId, ...ids, page.limit, page.offset],
+    );
+    return rows.map((row) => toWorkspace(row)!);
+  }
+
+  async updateWorkspace(id: string, changes: WorkspaceChanges): Promise<boolean> {
+    const columns: Record<string, SqlValue> = {};
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.region_id !== undefined) columns.region_id = changes.region_id;
+    if (changes.notifications !== undefined) columns.notifications = changes.notifications === null ? null : JSON.stringify(changes.notifications);
+    const names = Object.keys(columns);
+    if (names.length === 0) return (await this.getWorkspace(id)) !== null;
+    try {
+      const result = await this.db.run(`UPDATE workspaces SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`, [...Object.values(columns), id]);
+      return result.changes > 0;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') throw new DuplicateKeyError();
+      throw error;
+    }
+  }
+
+  async deleteWorkspace(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM workspaces WHERE id = ?', [id])).changes > 0;
   }
 
   async createTemplate(template: Template): Promise<void> {

@@ -55,6 +55,18 @@ export interface Workspace {
   name: string;
   region_id: string;
   created_at: string;
+  /** The public cloud API's notification settings, as given (none until set). */
+  notifications?: object | null;
+}
+
+/** What an update of a workspace may change. */
+export type WorkspaceChanges = Partial<Pick<Workspace, 'name' | 'region_id' | 'notifications'>>;
+
+/** A row would repeat a unique key (a workspace name taken in its organization). */
+export class DuplicateKeyError extends Error {
+  constructor() {
+    super('a row with this key already exists');
+  }
 }
 
 export type TemplateKind = 'source' | 'connection';
@@ -149,6 +161,12 @@ export interface Store {
   createWorkspaceIfAbsent(workspace: Workspace): Promise<Workspace>;
   findWorkspaceByName(organizationId: string, name: string): Promise<Workspace | null>;
   getWorkspace(id: string): Promise<Workspace | null>;
+  /** The organization's workspaces, oldest first (`ids`: only those), one page. */
+  listWorkspaces(organizationId: string, page: { ids?: string[]; limit: number; offset: number }): Promise<Workspace[]>;
+  /** Replaces the given fields; false when the workspace is gone; DuplicateKeyError for a name taken in its organization. */
+  updateWorkspace(id: string, changes: WorkspaceChanges): Promise<boolean>;
+  /** Deletes the workspace and, by cascade, its connectors and widget origins; true when it existed. */
+  deleteWorkspace(id: string): Promise<boolean>;
 
   createTemplate(template: Template): Promise<void>;
   listTemplates(organizationId: string, kind: TemplateKind): Promise<Template[]>;

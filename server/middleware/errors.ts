@@ -1,6 +1,14 @@
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import { NotReadyError, PlugboardError, RateLimitedError } from '../../core/errors.ts';
+import { type ErrorBody, NotReadyError, PlugboardError, RateLimitedError } from '../../core/errors.ts';
+import { problemOf } from './problem-details.ts';
+
+/** A failure as the API answers it: status, the JSON error body, and a Retry-After when it has one. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  retryAfterSeconds?: number;
+}
 
 /**
  * Every failure leaves as a JSON error body: `detail`, plus `error_code` when the error has one.
@@ -8,27 +16,34 @@ import { NotReadyError, PlugboardError, RateLimitedError } from '../../core/erro
  * their 4xx status; anything unexpected is a 500 whose body says nothing about the cause (the log has
  * it, without request data).
  */
-export function errorHandler(logger: Logger): Middleware {
+export function errorAnswer(error: unknown, logger: Logger, ctx: ParameterizedContext): ErrorAnswer {
+  if (error instanceof PlugboardError) {
+    const retry = (error instanceof RateLimitedError || error instanceof NotReadyError) && error.retryAfterSeconds !== undefined;
+    return { status: error.status, body: error.toJSON(), ...(retry ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
+  }
+  const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: { detail: clientErrorDetail(status, error as Error) } };
+  logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
+  return { status: 500, body: { detail: 'Internal server error' } };
+}
+
+/** `asProblem`: whether the request's route answers failures as problem details (the public cloud API). */
+export function errorHandler(logger: Logger, asProblem: (ctx: ParameterizedContext) => boolean): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
-      if (error instanceof PlugboardError) {
-        ctx.status = error.status;
-        ctx.body = error.toJSON();
-        if ((error instanceof RateLimitedError || error instanceof NotReadyError) && error.retryAfterSeconds !== undefined)
-          ctx.set('Retry-After', String(error.retryAfterSeconds));
-        return;
+      const answer = errorAnswer(error, logger, ctx);
+      if (asProblem(ctx)) {
+        const problem = problemOf(answer);
+        ctx.status = problem.status;
+        ctx.type = 'application/problem+json';
+        ctx.body = problem;
+      } else {
+        ctx.status = answer.status;
+        ctx.body = answer.body;
       }
-      const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        ctx.status = status;
-        ctx.body = { detail: clientErrorDetail(status, error as Error) };
-        return;
-      }
-      logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
-      ctx.status = 500;
-      ctx.body = { detail: 'Internal server error' };
+      if (answer.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(answer.retryAfterSeconds));
     }
   };
 }

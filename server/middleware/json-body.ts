@@ -1,14 +1,16 @@
 import type { ParameterizedContext } from 'koa';
 
 /**
- * A route that takes a JSON body refuses a body of any other Content-Type with a 415. The body
- * parser only reads JSON and leaves anything else unread (no rawBody), so without this a
- * `text/plain` JSON body would reach validation as `{}` and be answered "field required", which
- * sends the caller looking in the wrong place. A request with no body at all is left to validation.
+ * A route that takes a JSON body refuses a body of any other Content-Type with a 415 (a route that
+ * also takes forms, a form too). Without this a `text/plain` JSON body would reach validation as `{}`
+ * and be answered "field required", which sends the caller looking in the wrong place. A request with
+ * no body at all is left to validation.
  */
-export function requireJsonBody(ctx: ParameterizedContext): void {
-  const readAsJson = (ctx.request.rawBody as string | undefined) !== undefined;
-  if (!readAsJson && hasBody(ctx)) ctx.throw(415);
+export function requireJsonBody(ctx: ParameterizedContext, acceptForm = false): void {
+  if (!hasBody(ctx)) return;
+  const read = (ctx.request.rawBody as string | undefined) !== undefined;
+  const form = ctx.is('application/x-www-form-urlencoded') !== false;
+  if (!read || (form && !acceptForm)) ctx.throw(415);
 }
 
 function hasBody(ctx: ParameterizedContext): boolean {

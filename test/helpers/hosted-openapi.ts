@@ -5,6 +5,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { AfterResponseHook } from 'got';
 
 /** One answer as a client saw it. */
 export interface Answer {
@@ -21,12 +22,13 @@ interface DeclaredResponse {
 }
 
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, DeclaredResponse> }>>;
+  paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, DeclaredResponse> }>>;
   components: Record<string, unknown>;
 }
 
 interface Operation {
   key: string;
+  tags: string[];
   method: string;
   pattern: RegExp;
   responses: Record<string, DeclaredResponse>;
@@ -41,8 +43,9 @@ export class HostedConformance {
     // Loose on keywords: the document carries OpenAPI's own besides JSON Schema's (description, x-error-message ...).
     this.ajv.addSchema(doc, 'openapi.json');
     this.operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, { responses }]) => ({
+      Object.entries(methods).map(([method, { responses, tags }]) => ({
         key: `${method.toUpperCase()} ${path}`,
+        tags: tags ?? [],
         method: method.toUpperCase(),
         pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
         responses,
@@ -50,9 +53,11 @@ export class HostedConformance {
     );
   }
 
-  /** `METHOD /path/{param}` of every operation the document declares. */
-  get operationKeys(): string[] {
-    return this.operations.map((operation) => operation.key);
+  /** `METHOD /path/{param}` of every operation the document declares (`tagged`: only those with that tag, `untagged`: none with it). */
+  operationKeys(filter: { tagged?: string; untagged?: string } = {}): string[] {
+    return this.operations
+      .filter(({ tags }) => (filter.tagged === undefined || tags.includes(filter.tagged)) && (filter.untagged === undefined || !tags.includes(filter.untagged)))
+      .map((operation) => operation.key);
   }
 
   /** The operation an answer came from, when the document declares one for its method and path. */
@@ -69,10 +74,12 @@ export class HostedConformance {
     if (!declared) return `${where}, a status the document does not declare`;
     const content = declared.content ?? {};
     if (answer.body.length === 0 || answer.method === 'HEAD') return undefined;
-    if (!answer.contentType?.startsWith('application/json')) {
-      return Object.keys(content).some((type) => type !== 'application/json') ? undefined : `${where} with ${answer.contentType}, which it does not declare`;
+    // JSON bodies: application/json, or a JSON-based type (application/problem+json), each checked against its own declaration.
+    const mediaType = answer.contentType?.split(';')[0]?.trim() ?? '';
+    if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) {
+      return Object.keys(content).some((type) => !type.endsWith('json')) ? undefined : `${where} with ${answer.contentType}, which it does not declare`;
     }
-    const schema = content['application/json']?.schema;
+    const schema = content[mediaType]?.schema;
     if (!schema) return `${where} with a JSON body, which it does not declare`;
     const validate = this.validatorFor(schema);
     return validate(JSON.parse(answer.body.toString())) ? undefined : `${where} with a body off its schema: ${this.ajv.errorsText(validate.errors)}`;
@@ -93,4 +100,18 @@ export class HostedConformance {
     }
     return validate;
   }
+}
+
+/** A got afterResponse hook that keeps every answer in `answers`, for a conformance check at the end. */
+export function recordAnswer(answers: Answer[]): AfterResponseHook {
+  return (response) => {
+    answers.push({
+      method: response.request.options.method,
+      path: response.url ? new URL(response.url).pathname : '',
+      status: response.statusCode,
+      contentType: response.headers['content-type'],
+      body: response.rawBody,
+    });
+    return response;
+  };
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { DRIVE_PREFIXED_FILE, SLACK_NOTOKEN_FILE, SPECS_CACHE_DIR } from '../../scripts/specs/sources.ts';
 
 /**
@@ -25,6 +26,9 @@ export interface SharedSpec {
 
 export const SLACK_SPEC: SharedSpec = { label: 'Slack', file: SLACK_NOTOKEN_FILE, envVar: 'SLACK_OPENAPI_SPEC' };
 export const DRIVE_SPEC: SharedSpec = { label: 'Drive', file: DRIVE_PREFIXED_FILE, envVar: 'DRIVE_OPENAPI_SPEC' };
+/** Airbyte's public cloud API (YAML), and the API family holding its token endpoint. */
+export const AIRBYTE_PUBLIC_SPEC: SharedSpec = { label: 'Public cloud API', file: 'airbyte/api_sdk.yaml', envVar: 'AIRBYTE_API_SDK_SPEC' };
+export const AIRBYTE_TOKEN_SPEC: SharedSpec = { label: 'Public cloud API token', file: 'airbyte/api.yaml', envVar: 'AIRBYTE_API_SPEC' };
 
 /** Where the spec is, or undefined; a variable naming a file that does not exist is an error. */
 function findSharedSpec(spec: Pick<SharedSpec, 'file'> & { envVar?: string }): string | undefined {
@@ -42,8 +46,9 @@ function findSharedSpec(spec: Pick<SharedSpec, 'file'> & { envVar?: string }): s
  */
 export function loadSharedSpec<T>(spec: SharedSpec): T | undefined {
   const path = findSharedSpec(spec);
-  if (path) return JSON.parse(readFileSync(path, 'utf8')) as T;
-  const howTo = `run npm run specs:fetch or set ${spec.envVar}`;
+  if (path) return (path.endsWith('.yaml') ? parseYaml(readFileSync(path, 'utf8')) : JSON.parse(readFileSync(path, 'utf8'))) as T;
+  // specs:fetch brings the Slack and Drive specs; Airbyte's are read from shared/specs or the variable.
+  const howTo = spec.file.startsWith('airbyte/') ? `set ${spec.envVar}` : `run npm run specs:fetch or set ${spec.envVar}`;
   if (SPECS_REQUIRED) throw new Error(`${spec.file} not found (PLUGBOARD_REQUIRE_SPECS=1); ${howTo}`);
   process.stderr.write(`${spec.label} conformance tests skipped: official API spec ${spec.file} not found; ${howTo}\n`);
   return undefined;

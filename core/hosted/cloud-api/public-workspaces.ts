@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { AccessDeniedError, ConflictError, invalidField, NotFoundError } from '../../errors.ts';
+import { DuplicateKeyError, type Store, type Workspace } from '../../stores/types.ts';
+import type { HostedConnectors } from '../hosted-connectors.ts';
+import { REGIONS } from '../regions.ts';
+import type { PublicWorkspace, PublicWorkspaceCreateRequest, PublicWorkspaceUpdateRequest } from '../types.generated.ts';
+
+/** A region's data residency, as the public API names it. */
+const RESIDENCY: Record<string, PublicWorkspace['dataResidency']> = { [REGIONS.US]: 'us', [REGIONS.EU]: 'eu' };
+
+export interface PublicPage<T> {
+  items: T[];
+  /** Whether a page follows this one. */
+  more: boolean;
+}
+
+/**
+ * Workspaces through the public cloud API: the very workspaces the embedded endpoints provision
+ * (so a scoped token for a workspace created here finds it, and one made there is listed here), seen
+ * by an organization's operator token. Another organization's workspace is not found.
+ */
+export class PublicWorkspaces {
+  constructor(
+    private readonly store: Store,
+    /** Deleting a workspace deletes its connectors through here, so their replicated records go too. */
+    private readonly connectors: HostedConnectors,
+  ) {}
+
+  async list(organizationId: string, page: { ids?: string[]; limit: number; offset: number }): Promise<PublicPage<PublicWorkspace>> {
+    const rows = await this.store.listWorkspaces(organizationId, { ...page, limit: page.limit + 1 });
+    return { items: rows.slice(0, page.limit).map(toPublic), more: rows.length > page.limit };
+  }
+
+  async get(organizationId: string, id: string): Promise<PublicWorkspace> {
+    return toPublic(await this.find(organizationId, id));
+  }
+
+  async create(organizationId: string, input: PublicWorkspaceCreateRequest): Promise<PublicWorkspace> {
+    if (input.organizationId !== undefined && input.organizationId.toLowerCase() !== organizationId) throw new AccessDeniedError();
+    const regionId = checkRegion(input.regionId) ?? REGIONS.US;
+    const workspace: Workspace = {
+      id: randomUUID(),
+      organization_id: organizationId,
+      name: input.name,
+      region_id: regionId,
+      created_at: new Date().toISOString(),
+      notifications: input.notifications ?? null,
+    };
+    const kept = await this.store.createWorkspaceIfAbsent(workspace);
+    if (kept.id !== workspace.id) throw nameTaken(input.name);
+    return toPublic(kept);
+  }
+
+  async update(organizationId: string, id: string, input: PublicWorkspaceUpdateRequest): Promise<PublicWorkspace> {
+    await this.find(organizationId, id);
+    const regionId = checkRegion(input.regionId);
+    const changed = await this.store
+      .updateWorkspace(id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(regionId !== undefined ? { region_id: regionId } : {}),
+        ...(input.notifications !== undefined ? { notifications: input.notifications } : {}),
+      })
+      .catch((error: unknown) => {
+        throw error instanceof DuplicateKeyError ? nameTaken(input.name ?? '') : error;
+      });
+    if (!changed) throw notFound(id);
+    return this.get(organizationId, id);
+  }
+
+  /** The workspace and everything in it: its connectors (with what replication stored for them), tokens' origins. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.find(organizationId, id);
+    for (const connector of await this.store.listConnectors({ workspace_id: id })) {
+      await this.connectors.delete({ organization_id: organizationId }, connector.id).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
+    }
+    if (!(await this.store.deleteWorkspace(id))) throw notFound(id);
+  }
+
+  private async find(organizationId: string, id: string): Promise<Workspace> {
+    const workspace = await this.store.getWorkspace(id.toLowerCase());
+    if (!workspace || workspace.organization_id !== organizationId) throw notFound(id);
+    return workspace;
+  }
+}
+
+function toPublic(workspace: Workspace): PublicWorkspace {
+  return {
+    workspaceId: workspace.id,
+    name: workspace.name,
+    dataResidency: RESIDENCY[workspace.region_id] ?? 'us',
+    // Stored as the schema admitted it when written.
+    notifications: (workspace.notifications ?? {}) as PublicWorkspace['notifications'],
+  };
+}
+
+/** A region id (any letter case) as stored, undefined when none was given; an unknown one is invalid input. */
+function checkRegion(regionId: string | undefined): string | undefined {
+  if (regionId === undefined) return undefined;
+  const region = regionId.toLowerCase();
+  if (!(region in RESIDENCY)) throw invalidField(['body', 'regionId'], `unknown region; allowed: ${Object.keys(RESIDENCY).join(', ')}`, 'value_error.region');
+  return region;
+}
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`Workspace ${id} not found`, 'workspace_not_found');
+}
+
+function nameTaken(name: string): ConflictError {
+  return new ConflictError(`A workspace named "${name}" already exists in this organization`, 'workspace_exists');
+}

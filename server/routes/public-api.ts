@@ -1,0 +1,139 @@
+import type { ParameterizedContext } from 'koa';
+import type { PublicPage } from '../../core/hosted/cloud-api/public-workspaces.ts';
+import { OPERATOR_TOKEN_TTL_SECONDS } from '../../core/hosted/token-claims.ts';
+import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
+import type { ServerConfig } from '../config.ts';
+import { defineRoute } from '../route.ts';
+
+/**
+ * The public cloud API, as Airbyte's official public API describes it (self-managed: `api_root` is
+ * this server): served at `/v1/...` and, the same routes, at `/api/public/v1/...`. Its bearer token is
+ * an operator token; its failures are problem details.
+ */
+const at = (path: string) => [`/v1${path}`, `/api/public/v1${path}`];
+
+const NOT_ALLOWED = 'Missing or invalid access token';
+const INVALID = 'Invalid data (problem details, with the issues)';
+
+export const publicApiRoutes = [
+  defineRoute({
+    method: 'post',
+    paths: at('/applications/token'),
+    summary: "Exchange the application's credentials (JSON or form-encoded, grant_type client_credentials) for an access token.",
+    tags: ['public API'],
+    auth: 'none',
+    problems: true,
+    formBody: true,
+    body: SERVER_SCHEMAS['public-token-request.json'],
+    returns: SERVER_SCHEMAS['public-token-response.json'],
+    responses: { 200: 'An access token', 400: INVALID, 401: 'Invalid credentials', 429: 'Too many failed attempts (Retry-After)' },
+    async handler({ body, hosted, ctx }) {
+      const application = await hosted.applications.authenticate(body.client_id, body.client_secret, ctx.ip);
+      const accessToken = await hosted.tokens.issueOperatorToken(application.client_id, application.organization_id);
+      return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: OPERATOR_TOKEN_TTL_SECONDS };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    paths: at('/workspaces'),
+    summary: "List the organization's workspaces, a page at a time (workspaceIds narrows the list).",
+    tags: ['public API'],
+    auth: ['operator'],
+    problems: true,
+    query: SERVER_SCHEMAS['public-list-query.json'],
+    returns: SERVER_SCHEMAS['public-workspace-list.json'],
+    responses: { 200: 'A page of workspaces', 400: INVALID, 401: NOT_ALLOWED },
+    async handler({ hosted, claims, query, ctx, config }) {
+      const page = pageOf(query);
+      const ids = repeatedValues(ctx, 'workspaceIds').map((id) => id.toLowerCase());
+      const found = await hosted.publicApi.workspaces.list(claims.organization_id, { ...page, ...(ids.length > 0 ? { ids } : {}) });
+      return { data: found.items, ...pageLinks(ctx, config, page, found) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    paths: at('/workspaces'),
+    summary: 'Create a workspace in the organization.',
+    tags: ['public API'],
+    auth: ['operator'],
+    problems: true,
+    body: SERVER_SCHEMAS['public-workspace-create-request.json'],
+    returns: SERVER_SCHEMAS['public-workspace.json'],
+    responses: { 200: 'The workspace', 400: INVALID, 401: NOT_ALLOWED, 403: 'Another organization', 409: 'The name is taken in the organization' },
+    handler: ({ hosted, claims, body }) => hosted.publicApi.workspaces.create(claims.organization_id, body),
+  }),
+  defineRoute({
+    method: 'get',
+    paths: at('/workspaces/:workspace_id'),
+    summary: 'Get a workspace.',
+    tags: ['public API'],
+    auth: ['operator'],
+    problems: true,
+    returns: SERVER_SCHEMAS['public-workspace.json'],
+    responses: { 200: 'The workspace', 401: NOT_ALLOWED, 404: 'No such workspace in the organization' },
+    handler: ({ hosted, claims, params }) => hosted.publicApi.workspaces.get(claims.organization_id, params.workspace_id!),
+  }),
+  defineRoute({
+    method: 'patch',
+    paths: at('/workspaces/:workspace_id'),
+    summary: "Change a workspace's name, notification settings or region.",
+    tags: ['public API'],
+    auth: ['operator'],
+    problems: true,
+    body: SERVER_SCHEMAS['public-workspace-update-request.json'],
+    returns: SERVER_SCHEMAS['public-workspace.json'],
+    responses: {
+      200: 'The workspace',
+      400: INVALID,
+      401: NOT_ALLOWED,
+      404: 'No such workspace in the organization',
+      409: 'The name is taken in the organization',
+    },
+    handler: ({ hosted, claims, params, body }) => hosted.publicApi.workspaces.update(claims.organization_id, params.workspace_id!, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    paths: at('/workspaces/:workspace_id'),
+    summary: 'Delete a workspace and everything in it.',
+    tags: ['public API'],
+    auth: ['operator'],
+    problems: true,
+    status: 204,
+    responses: { 204: 'Deleted', 401: NOT_ALLOWED, 404: 'No such workspace in the organization' },
+    async handler({ hosted, claims, params, ctx }) {
+      await hosted.publicApi.workspaces.delete(claims.organization_id, params.workspace_id!);
+      ctx.status = 204;
+      return undefined;
+    },
+  }),
+];
+
+interface Page {
+  limit: number;
+  offset: number;
+}
+
+function pageOf(query: { limit?: string; offset?: string }): Page {
+  return { limit: query.limit === undefined ? 20 : Number(query.limit), offset: query.offset === undefined ? 0 : Number(query.offset) };
+}
+
+/** Every value of a query parameter given repeated (`?a=1&a=2`) or comma-separated (`?a=1,2`). */
+function repeatedValues(ctx: ParameterizedContext, name: string): string[] {
+  const given = ctx.query[name];
+  return (Array.isArray(given) ? given : given === undefined ? [] : [given]).flatMap((value) => value.split(',')).filter((value) => value !== '');
+}
+
+/** The addresses of the neighbouring pages, on the server's public URL: `next` only when one follows, `previous` only after the first. */
+function pageLinks(ctx: ParameterizedContext, config: ServerConfig, page: Page, found: PublicPage<unknown>): { next?: string; previous?: string } {
+  const link = (offset: number) => {
+    const url = new URL(ctx.path, config.publicUrl);
+    for (const [key, value] of Object.entries(ctx.query)) for (const item of Array.isArray(value) ? value : [value ?? '']) url.searchParams.append(key, item);
+    url.searchParams.set('limit', String(page.limit));
+    url.searchParams.set('offset', String(offset));
+    return url.href;
+  };
+  return {
+    ...(found.more ? { next: link(page.offset + page.limit) } : {}),
+    ...(page.offset > 0 ? { previous: link(Math.max(0, page.offset - page.limit)) } : {}),
+  };
+}
