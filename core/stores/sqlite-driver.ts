@@ -110,9 +110,10 @@ function openDatabase(dataDir: string, file: string): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(file);
+    // First: switching a new file to WAL takes a lock that another instance starting at once may hold.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     return db;
   } catch (error) {
     db?.close();
