@@ -435,8 +435,18 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
       expect(layout).toEqual({ unlabelled: 0, overflow: 0 });
       await screenshot(page, `edit-form-${width}px`);
     }
+    // Cancel, by keyboard, leaves the form for the list; Escape closes the dialog, the button opens it again.
+    await widget.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await widget.getByRole('heading', { name: 'Your sources' }).waitFor();
+    expect(await frame.evaluate(() => document.activeElement?.textContent)).toBe('Your sources');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
+    await page.getByRole('button', { name: 'Connect your data' }).press('Enter');
+    await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(true);
     // Close posts CLOSE_DIALOG: the host closes its dialog; destroy() takes it away.
-    await widget.getByRole('button', { name: 'Close' }).click();
+    await widget.getByRole('button', { name: 'Close' }).focus();
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
     await page.evaluate(() => (window as unknown as { plugboardDemo: { widget: { destroy(): void } } }).plugboardDemo.widget.destroy());
     expect(await page.evaluate(() => document.querySelectorAll('dialog, iframe').length)).toBe(0);

@@ -34,6 +34,10 @@ export class WidgetApp {
       this.alert,
       this.view,
     );
+    // Keys go to the frame, not to the host's dialog: Escape here closes the widget as it would the dialog.
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) this.post(CLOSE_DIALOG);
+    });
   }
 
   async start(): Promise<void> {
