@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { AccessDeniedError, ConflictError, invalidField, NotFoundError, ValidationError, type ErrorBody } from '../errors.ts';
 import { checkCredentials } from '../execution/check-credentials.ts';
 import type { DownloadResult, ExecuteFunction, ExecuteRequest, ExecuteResult } from '../execution/types.ts';
@@ -193,14 +194,13 @@ export class HostedConnectors {
     const replicationConfig = changes.replication_config === undefined ? undefined : this.checkReplicationConfig(type, changes.replication_config);
     if (credentials) await this.checkWithUpstream(type, id, credentials.credentials);
     const sealed = credentials && { auth_type: credentials.authType, credentials: this.seal(credentials.credentials, credentials.authType) };
-    const settingsChanged = replicationConfig !== undefined && !sameJson(replicationConfig, connector.replication_config);
+    const settingsChanged = replicationConfig !== undefined && !isDeepStrictEqual(replicationConfig, connector.replication_config);
     const stored = await this.store.updateConnector(id, {
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(settingsChanged ? { replication_config: replicationConfig } : {}),
       ...(sealed ? { credentials: sealed } : {}),
     });
     if (!stored) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
-    this.executors.delete(id);
     const updated: StoredConnector = {
       ...connector,
       ...(sealed ?? {}),
@@ -366,21 +366,6 @@ export class HostedConnectors {
 /** A source a widget could have made: from a template its tags offer, for its workspace's own end user. */
 function reachableByWidget(widget: WidgetScope, template: Template, source: StoredConnector, workspaceId: string): boolean {
   return offersTemplate(widget, template) && source.external_user_id === workspaceId;
-}
-
-/** Whether two JSON values are the same, whatever the order of their keys. */
-function sameJson(a: unknown, b: unknown): boolean {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value !== null && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.entries(value)
-              .sort(([x], [y]) => (x < y ? -1 : 1))
-              .map(([key, item]) => [key, canonical(item)]),
-          )
-        : value;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 function toRecord(connector: StoredConnector): HostedConnectorRecord {

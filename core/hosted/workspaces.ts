@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { invalidField } from '../errors.ts';
 import type { Store, Workspace } from '../stores/types.ts';
-import { DEFAULT_REGION_ID, REGION_IDS } from './regions.ts';
+import { checkRegionId, DEFAULT_REGION_ID } from './regions.ts';
 import { forTokenSubject } from './stale-token.ts';
 
 /**
@@ -35,11 +34,7 @@ export async function resolveWorkspace(
   name: string,
   regionId?: string,
 ): Promise<Workspace> {
-  // UUIDs are case-insensitive on input (RFC 9562); the stored id is the canonical lower-case one.
-  const region = regionId?.toLowerCase() ?? DEFAULT_REGION_ID;
-  if (!REGION_IDS.includes(region)) {
-    throw invalidField(['body', 'region_id'], `unknown region; allowed: ${REGION_IDS.join(', ')}`, 'value_error.region');
-  }
+  const region = regionId === undefined ? DEFAULT_REGION_ID : checkRegionId(regionId, ['body', 'region_id']);
   const existing = await store.findWorkspaceByName(organizationId, name);
   if (existing) return existing;
   const remote = (await cloud.find(organizationId, name)) ?? (await cloud.create(organizationId, name, region));

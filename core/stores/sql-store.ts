@@ -166,20 +166,11 @@ export class SqlStore implements Store {
   }
 
   async updateWorkspace(id: string, changes: WorkspaceChanges): Promise<boolean> {
-    const columns: Record<string, SqlValue> = {};
-    if (changes.name !== undefined) columns.name = changes.name;
-    if (changes.region_id !== undefined) columns.region_id = changes.region_id;
-    if (changes.notifications !== undefined) columns.notifications = changes.notifications === null ? null : JSON.stringify(changes.notifications);
-    const names = Object.keys(columns);
-    if (names.length === 0) return (await this.getWorkspace(id)) !== null;
-    try {
-      const result = await this.db.run(`UPDATE workspaces SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`, [...Object.values(columns), id]);
-      return result.changes > 0;
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') throw new DuplicateKeyError();
-      throw error;
-    }
+    return this.updateColumns('workspaces', id, {
+      name: changes.name,
+      region_id: changes.region_id,
+      notifications: changes.notifications === undefined ? undefined : changes.notifications === null ? null : JSON.stringify(changes.notifications),
+    });
   }
 
   async deleteWorkspace(id: string): Promise<boolean> {
@@ -258,19 +249,31 @@ export class SqlStore implements Store {
   }
 
   async updateConnector(id: string, changes: ConnectorChanges): Promise<boolean> {
-    const columns: Record<string, SqlValue> = {};
-    if (changes.name !== undefined) columns.name = changes.name;
-    if (changes.replication_config !== undefined)
-      columns.replication_config = changes.replication_config === null ? null : JSON.stringify(changes.replication_config);
-    if (changes.credentials) {
-      columns.auth_type = changes.credentials.auth_type;
-      columns.credentials_key_id = changes.credentials.credentials.key_id;
-      columns.credentials_ciphertext = changes.credentials.credentials.ciphertext;
+    const { replication_config: config, credentials } = changes;
+    return this.updateColumns('connectors', id, {
+      name: changes.name,
+      replication_config: config === undefined ? undefined : config === null ? null : JSON.stringify(config),
+      auth_type: credentials?.auth_type,
+      credentials_key_id: credentials?.credentials.key_id,
+      credentials_ciphertext: credentials?.credentials.ciphertext,
+    });
+  }
+
+  /**
+   * Sets the columns given a value (undefined: left as they are) of one row; false when the row is
+   * gone. A value another row already holds under a unique key is a DuplicateKeyError.
+   */
+  private async updateColumns(table: 'workspaces' | 'connectors', id: string, values: Record<string, SqlValue | undefined>): Promise<boolean> {
+    const columns = Object.entries(values).filter((entry): entry is [string, SqlValue] => entry[1] !== undefined);
+    if (columns.length === 0) return (await this.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id])) !== undefined;
+    try {
+      const sets = columns.map(([name]) => `${name} = ?`).join(', ');
+      return (await this.db.run(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...columns.map(([, value]) => value), id])).changes > 0;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') throw new DuplicateKeyError();
+      throw error;
     }
-    const names = Object.keys(columns);
-    if (names.length === 0) return (await this.getConnector(id)) !== null;
-    const result = await this.db.run(`UPDATE connectors SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`, [...Object.values(columns), id]);
-    return result.changes > 0;
   }
 
   async deleteConnector(id: string): Promise<boolean> {

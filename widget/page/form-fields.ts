@@ -50,8 +50,8 @@ export function labelledField(loc: string[], input: HTMLInputElement, { title, d
 }
 
 /** A text input. */
-export function textField(loc: string[], labelled: Labelled, value: string | undefined, attributes: Record<string, string> = {}): Field {
-  const input = h('input', { type: 'text', autocomplete: 'off', ...attributes });
+export function textField(loc: string[], labelled: Labelled, value: string | undefined): Field {
+  const input = h('input', { type: 'text', autocomplete: 'off' });
   input.value = value ?? '';
   return labelledField(loc, input, labelled, () => (input.value === '' ? undefined : input.value));
 }

@@ -18,48 +18,28 @@ export function homeView({ sources, templates, specifications, add, edit }: Home
   return h(
     'div',
     { class: 'view' },
-    h(
-      'section',
-      { 'aria-labelledby': 'sources-heading' },
-      h('h2', { id: 'sources-heading', tabindex: -1 }, 'Your sources'),
-      sources.length === 0
-        ? h('p', { class: 'empty' }, 'No source connected yet.')
-        : h(
-            'ul',
-            { class: 'sources' },
-            ...sources.map((source) =>
-              h(
-                'li',
-                {},
-                h('div', { class: 'about' }, h('span', { class: 'name' }, source.name), h('span', { class: 'type' }, typeName(source.connector_type))),
-                editButton(source, offered.get(source.source_template_id ?? ''), edit),
-              ),
-            ),
-          ),
-    ),
-    h(
-      'section',
-      { 'aria-labelledby': 'templates-heading' },
-      h('h2', { id: 'templates-heading' }, 'Add a source'),
-      templates.length === 0
-        ? h('p', { class: 'empty' }, 'There is nothing to connect here yet.')
-        : h(
-            'ul',
-            { class: 'templates' },
-            ...templates.map((template) =>
-              h(
-                'li',
-                {},
-                h(
-                  'button',
-                  { type: 'button', class: 'template', onclick: () => add(template) },
-                  h('span', { class: 'name' }, template.name),
-                  h('span', { class: 'type' }, typeName(template.connector_type)),
-                ),
-              ),
-            ),
-          ),
-    ),
+    listSection('sources', 'Your sources', 'No source connected yet.', sources, (source) => [
+      h('div', { class: 'about' }, h('span', { class: 'name' }, source.name), h('span', { class: 'type' }, typeName(source.connector_type))),
+      editButton(source, offered.get(source.source_template_id ?? ''), edit),
+    ]),
+    listSection('templates', 'Add a source', 'There is nothing to connect here yet.', templates, (template) => [
+      h(
+        'button',
+        { type: 'button', class: 'template', onclick: () => add(template) },
+        h('span', { class: 'name' }, template.name),
+        h('span', { class: 'type' }, typeName(template.connector_type)),
+      ),
+    ]),
+  );
+}
+
+/** A titled section listing `items` (class `name` on the list), or saying `empty` when there are none. */
+function listSection<T>(name: string, title: string, empty: string, items: T[], render: (item: T) => Array<HTMLElement | null>): HTMLElement {
+  return h(
+    'section',
+    { 'aria-labelledby': `${name}-heading` },
+    h('h2', { id: `${name}-heading`, tabindex: -1 }, title),
+    items.length === 0 ? h('p', { class: 'empty' }, empty) : h('ul', { class: name }, ...items.map((item) => h('li', {}, ...render(item)))),
   );
 }
 

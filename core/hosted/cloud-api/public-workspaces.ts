@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AccessDeniedError, ConflictError, invalidField, NotFoundError } from '../../errors.ts';
+import { AccessDeniedError, ConflictError, NotFoundError } from '../../errors.ts';
 import { DuplicateKeyError, type Store, type Workspace } from '../../stores/types.ts';
 import type { HostedConnectors } from '../hosted-connectors.ts';
-import { REGIONS } from '../regions.ts';
+import { checkRegionId, DEFAULT_REGION_ID, REGIONS } from '../regions.ts';
 import type { PublicWorkspace, PublicWorkspaceCreateRequest, PublicWorkspaceUpdateRequest } from '../types.generated.ts';
 
 /** A region's data residency, as the public API names it. */
@@ -37,7 +37,7 @@ export class PublicWorkspaces {
 
   async create(organizationId: string, input: PublicWorkspaceCreateRequest): Promise<PublicWorkspace> {
     if (input.organizationId !== undefined && input.organizationId.toLowerCase() !== organizationId) throw new AccessDeniedError();
-    const regionId = checkRegion(input.regionId) ?? REGIONS.US;
+    const regionId = input.regionId === undefined ? DEFAULT_REGION_ID : checkRegionId(input.regionId, ['body', 'regionId']);
     const workspace: Workspace = {
       id: randomUUID(),
       organization_id: organizationId,
@@ -52,19 +52,17 @@ export class PublicWorkspaces {
   }
 
   async update(organizationId: string, id: string, input: PublicWorkspaceUpdateRequest): Promise<PublicWorkspace> {
-    await this.find(organizationId, id);
-    const regionId = checkRegion(input.regionId);
-    const changed = await this.store
-      .updateWorkspace(id, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(regionId !== undefined ? { region_id: regionId } : {}),
-        ...(input.notifications !== undefined ? { notifications: input.notifications } : {}),
-      })
-      .catch((error: unknown) => {
-        throw error instanceof DuplicateKeyError ? nameTaken(input.name ?? '') : error;
-      });
+    const workspace = await this.find(organizationId, id);
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.regionId !== undefined ? { region_id: checkRegionId(input.regionId, ['body', 'regionId']) } : {}),
+      ...(input.notifications !== undefined ? { notifications: input.notifications } : {}),
+    };
+    const changed = await this.store.updateWorkspace(id, changes).catch((error: unknown) => {
+      throw error instanceof DuplicateKeyError ? nameTaken(input.name ?? '') : error;
+    });
     if (!changed) throw notFound(id);
-    return this.get(organizationId, id);
+    return toPublic({ ...workspace, ...changes });
   }
 
   /** The workspace and everything in it: its connectors (with what replication stored for them), tokens' origins. */
@@ -93,14 +91,6 @@ function toPublic(workspace: Workspace): PublicWorkspace {
     // Stored as the schema admitted it when written.
     notifications: (workspace.notifications ?? {}) as PublicWorkspace['notifications'],
   };
-}
-
-/** A region id (any letter case) as stored, undefined when none was given; an unknown one is invalid input. */
-function checkRegion(regionId: string | undefined): string | undefined {
-  if (regionId === undefined) return undefined;
-  const region = regionId.toLowerCase();
-  if (!(region in RESIDENCY)) throw invalidField(['body', 'regionId'], `unknown region; allowed: ${Object.keys(RESIDENCY).join(', ')}`, 'value_error.region');
-  return region;
 }
 
 function notFound(id: string): NotFoundError {
