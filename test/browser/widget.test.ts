@@ -166,6 +166,20 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     const frame = widgetFrame(page);
     expect(frame.url()).not.toMatch(/token|eyJ/i);
     expect(await frame.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
+    // The host script listens to its own iframe only: a frame of another origin gets no event through.
+    const otherOrigin = host.url.replace('127.0.0.1', 'localhost');
+    await page.evaluate((src) => {
+      const other = document.createElement('iframe');
+      other.src = src;
+      document.body.append(other);
+    }, `${otherOrigin}/nothing-here`);
+    await expect.poll(() => page.frames().some((candidate) => candidate.url().startsWith(otherOrigin))).toBe(true);
+    await page
+      .frames()
+      .find((candidate) => candidate.url().startsWith(otherOrigin))!
+      .evaluate(() => window.parent.postMessage({ type: 'end_user_action_result', message: 'source_created', data: { name: 'forged' } }, '*'));
+    await page.waitForTimeout(500);
+    expect((await hostState(page)).events).toEqual([]);
     await screenshot(page, 'handshake');
     await page.close();
   });
@@ -248,6 +262,12 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
     await widget.getByLabel('Lookback window (days)').fill('14');
     await widget.getByLabel('Join channels').check();
+    // The schema's types became the inputs: a UTC date and time, a number within 0-365, a checkbox.
+    const inputOf = (label: string) => widget.getByLabel(label).evaluate((input: HTMLInputElement) => [input.type, input.min, input.max]);
+    expect(await inputOf('Start date (UTC)')).toEqual(['datetime-local', '', '']);
+    expect(await inputOf('Lookback window (days)')).toEqual(['number', '0', '365']);
+    expect(await inputOf('Join channels')).toEqual(['checkbox', '', '']);
+    expect(await inputOf('Personal access token: Token')).toEqual(['password', '', '']);
     await screenshot(page, 'chat-form');
     await widget.getByRole('button', { name: 'Connect' }).click();
     await widget.getByText('Connected Our Slack.').waitFor();
