@@ -21,11 +21,27 @@ import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
 import { connectorRoutes } from './routes/connectors.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { configConnectionCheckRoutes } from './routes/config-connection-checks.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
+import { publicConnectionRoutes } from './routes/public-connections.ts';
+import { publicJobRoutes } from './routes/public-jobs.ts';
+import { publicDestinationRoutes } from './routes/public-destinations.ts';
+import { publicSourceRoutes } from './routes/public-sources.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
-export const ROUTES: AnyRoute[] = [...tokenRoutes, ...templateRoutes, ...connectorRoutes, ...publicApiRoutes, ...metaRoutes];
+export const ROUTES: AnyRoute[] = [
+  ...tokenRoutes,
+  ...templateRoutes,
+  ...connectorRoutes,
+  ...publicApiRoutes,
+  ...publicSourceRoutes,
+  ...publicDestinationRoutes,
+  ...publicConnectionRoutes,
+  ...publicJobRoutes,
+  ...configConnectionCheckRoutes,
+  ...metaRoutes,
+];
 
 /**
  * The Koa adapter: routes from the table, each authenticated, validated and answered the same way.

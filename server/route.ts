@@ -39,7 +39,7 @@ export type ResponseDoc = string | { description: string; schema?: JsonSchema; f
  * schemas, the claims' from `auth`, its return value's from `returns`).
  */
 export interface RouteDefinition<TAuth extends RouteAuth, TBody, TQuery, TResult> {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
   /** Koa-router path; `:name` segments are path params. */
   paths: string[];
   summary: string;

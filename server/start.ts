@@ -23,6 +23,9 @@ export interface StartOptions {
   clock?: () => number;
   /** How often due replication jobs are looked for (default 5 s). */
   replicationPollMs?: number;
+  /** How often sync jobs and schedules are looked for (default 2 s), and the first retry's delay (default 10 s). */
+  syncPollMs?: number;
+  syncRetryDelayMs?: number;
 }
 
 /**
@@ -49,6 +52,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       pollMs: options.replicationPollMs,
       log: (event) => (event.event.endsWith('_failed') ? logger.warn(event) : logger.info(event)),
     },
+    sync: {
+      pollMs: options.syncPollMs,
+      retryDelayMs: options.syncRetryDelayMs,
+      log: (event) => (event.event === 'sync_poll_failed' || 'error' in event ? logger.warn(event) : logger.info(event)),
+    },
   });
   const app = createApp(hosted, config, logger);
   const server = createHttpServer(app.callback(), config);
@@ -67,6 +75,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     throw error;
   });
   hosted.replicationScheduler.start();
+  hosted.syncWorker.start();
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${urlHost(config.host)}:${port}`,

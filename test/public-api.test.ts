@@ -186,10 +186,12 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API on %s', (backend) => {
     expect(unknownId.statusCode).toBe(404);
   });
 
-  it('answers as its own /openapi.json declares, every public operation with a 2xx at least once', async () => {
+  it('answers as its own /openapi.json declares, every token and workspace operation with a 2xx at least once', async () => {
     const conformance = new HostedConformance(JSON.parse((await fx.http.get('openapi.json')).body));
     expect([...new Set(answers.map((answer) => conformance.problemWith(answer)).filter(Boolean))]).toEqual([]);
     const succeeded = new Set(answers.filter((answer) => answer.status < 300).map((answer) => conformance.operationOf(answer)));
-    expect(conformance.operationKeys({ tagged: 'public API' }).filter((key) => !succeeded.has(key))).toEqual([]);
+    // Its own operations: tokens and workspaces (sources, connections and the rest have their own suites).
+    const own = conformance.operationKeys({ tagged: 'public API' }).filter((key) => /\/(applications|workspaces)/.test(key));
+    expect(own.filter((key) => !succeeded.has(key))).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { reactionsActions } from './actions/reactions.ts';
 import { authTestActions } from './actions/auth-test.ts';
 import { slackErrors } from './upstream-errors.ts';
 import { replicateChat } from './replication.ts';
+import { chatSyncStreams } from './sync-streams.ts';
 
 /** The team-chat connector, on the Slack Web API: users, channels, messages and threads, reactions. */
 export default defineConnector({
@@ -24,6 +25,7 @@ export default defineConnector({
   pagination: { cursorParam: 'cursor', nextCursorMeta: 'next_cursor' },
   replicationConfig,
   replicate: replicateChat,
+  syncStreams: chatSyncStreams,
   actions: [
     ...usersActions,
     ...channelsActions,

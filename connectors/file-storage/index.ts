@@ -7,6 +7,7 @@ import { revisionsActions } from './actions/revisions.ts';
 import { changesActions } from './actions/changes.ts';
 import { driveErrors } from './upstream-errors.ts';
 import { replicateFiles } from './replication.ts';
+import { fileStorageSyncStreams } from './sync-streams.ts';
 
 /** The file-storage connector, on the Google Drive v3 REST API: files, shared drives, permissions, comments, revisions and changes. */
 export default defineConnector({
@@ -20,6 +21,7 @@ export default defineConnector({
   transport: { timeoutMs: 60_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: driveErrors },
   pagination: { cursorParam: 'pageToken', nextCursorMeta: 'nextPageToken' },
   replicate: replicateFiles,
+  syncStreams: fileStorageSyncStreams,
   actions: [...filesActions, ...drivesActions, ...permissionsActions, ...commentsActions, ...revisionsActions, ...changesActions],
   // about.get works for any Drive token; `user` keeps the answer small. A refused token is a 401
   // authError; a token without any Drive scope a 403 insufficientPermissions.

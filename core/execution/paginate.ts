@@ -11,6 +11,15 @@ export async function* paginate(
   execute: (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>,
   request: ExecuteRequest,
 ): AsyncGenerator<Record<string, unknown>> {
+  for await (const page of paginatePages(connector, execute, request)) yield* page.result as Array<Record<string, unknown>>;
+}
+
+/** The pages of a paginated list, with their meta (a change feed's last page carries its next token). */
+export async function* paginatePages(
+  connector: CompiledConnector,
+  execute: (request: ExecuteRequest) => Promise<ExecuteResult | DownloadResult>,
+  request: ExecuteRequest,
+): AsyncGenerator<ExecuteResult> {
   const { pagination } = connector.definition;
   const action = connector.resolve(request.entity, request.action);
   if (!pagination || !action.definition.paginated) {
@@ -21,7 +30,7 @@ export async function* paginate(
   for (;;) {
     // Paginated actions are lists, never downloads.
     const page = (await execute({ ...request, params })) as ExecuteResult;
-    yield* page.result as Array<Record<string, unknown>>;
+    yield page;
     const next = page.connector_metadata[pagination.nextCursorMeta];
     if (typeof next !== 'string' || next === '') return;
     // A cursor seen before would loop forever; stopping quietly would hand back a short list.

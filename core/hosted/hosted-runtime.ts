@@ -17,7 +17,16 @@ import { ConnectorReplication } from './replication/connector-replication.ts';
 import { ReplicationJobs } from './replication/replication-jobs.ts';
 import { ReplicationScheduler, type ReplicationEvent } from './replication/replication-scheduler.ts';
 import { LocalWorkspaceDirectory, type CloudWorkspaceDirectory } from './workspaces.ts';
-import { PublicWorkspaces } from './cloud-api/public-workspaces.ts';
+import { openCloudDatabase } from './cloud-api/cloud-database.ts';
+import { createPublicApi, type PublicApi } from './cloud-api/public-api.ts';
+import type { SqlDriver } from '../stores/sql-driver.ts';
+import { NotFoundError } from '../errors.ts';
+import { createDestination } from './sync/destinations/create-destination.ts';
+import { migrateSync } from './sync/migrate-sync.ts';
+import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
+import { SyncJobs } from './sync/sync-jobs.ts';
+import { SyncStates } from './sync/sync-states.ts';
+import { SyncWorker, type SyncEvent } from './sync/sync-worker.ts';
 
 export interface HostedRuntimeOptions {
   /** PostgreSQL when set; else SQLite under `dataDir`. */
@@ -43,6 +52,8 @@ export interface HostedRuntimeOptions {
   credentialAttemptLimits?: CredentialAttemptLimitOptions;
   /** Between two refreshes of a connector's context store (default one hour), and how often due ones are looked for. */
   replication?: { intervalMs?: number; pollMs?: number; leaseMs?: number; log?: (event: ReplicationEvent) => void };
+  /** How often the sync worker looks for jobs and schedules, how long its leases last, its first retry's delay. */
+  sync?: { pollMs?: number; leaseMs?: number; retryDelayMs?: number; log?: (event: SyncEvent) => void };
 }
 
 /** Everything the hosted service runs on, built once at start: what `server/` adapts to HTTP. */
@@ -65,7 +76,13 @@ export interface HostedRuntime {
   replicationScheduler: ReplicationScheduler;
   cloud: CloudWorkspaceDirectory;
   /** The public cloud API's resources (core/hosted/cloud-api/). */
-  publicApi: { workspaces: PublicWorkspaces };
+  publicApi: PublicApi;
+  /** The cloud API's database: its sources, destinations and connections, and the sync engine's tables. */
+  cloudDb: SqlDriver;
+  /** Runs sync jobs and fires connections' schedules; started by the server, stopped by close(). */
+  syncWorker: SyncWorker;
+  /** Each connection's per-stream sync state. */
+  syncStates: SyncStates;
   /**
    * A widget's scoped token, its origin recorded (WidgetOrigins) until the token expires before it is
    * answered, so CORS preflights from that origin pass from the first, on every instance.
@@ -98,6 +115,11 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
       throw error;
     },
   );
+  const cloudDb = await openSyncDatabase(options).catch(async (error: unknown) => {
+    await contextStore.close();
+    await store.close();
+    throw error;
+  });
   for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
   const jobs = new ReplicationJobs(contextStore.driver, options.clock);
   const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, baseUrls, contextStore, {
@@ -121,6 +143,34 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     log: options.replication?.log,
   });
   const replication = new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler);
+  const syncJobs = new SyncJobs(cloudDb, options.clock);
+  const syncStates = new SyncStates(cloudDb);
+  const publicApi = createPublicApi({
+    store,
+    cloudDb,
+    keyring,
+    runtime,
+    baseUrls,
+    connectors,
+    dataDir: options.dataDir,
+    syncJobs,
+    jobAdded: () => syncWorker.trigger(),
+    clock: options.clock,
+  });
+  const syncWorker: SyncWorker = new SyncWorker({
+    jobs: syncJobs,
+    schedules: new ScheduledSyncs(cloudDb, syncJobs, options.clock),
+    states: syncStates,
+    runtime,
+    baseUrls,
+    openDestination: (destination) => createDestination(destination.destinationType, destination.configuration, { dataDir: options.dataDir }),
+    target: (connectionId) =>
+      publicApi.connections.syncTarget(connectionId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      }),
+    ...options.sync,
+  });
   return {
     store,
     keyring,
@@ -134,16 +184,33 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     replication,
     replicationScheduler,
     cloud: options.cloud ?? new LocalWorkspaceDirectory(),
-    publicApi: { workspaces: new PublicWorkspaces(store, connectors) },
+    publicApi,
+    cloudDb,
+    syncWorker,
+    syncStates,
     async issueWidgetToken(organizationId, workspaceId, widget) {
       const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);
       await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);
       return token;
     },
     async close() {
+      await syncWorker.stop();
       await replicationScheduler.stop();
       await contextStore.close();
+      await cloudDb.close();
       await store.close();
     },
   };
+}
+
+/** The cloud API's database, with the sync engine's tables beside its resources. */
+async function openSyncDatabase(options: HostedRuntimeOptions): Promise<SqlDriver> {
+  const cloudDb = await openCloudDatabase({ databaseUrl: options.databaseUrl, schema: options.databaseSchema, dataDir: options.dataDir });
+  try {
+    await migrateSync(cloudDb);
+  } catch (error) {
+    await cloudDb.close();
+    throw error;
+  }
+  return cloudDb;
 }

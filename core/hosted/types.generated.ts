@@ -2,12 +2,21 @@
 
 import type { TypedSchema } from './typed-schema.ts';
 import applicationTokenRequestSchema from '../../schemas/server/application-token-request.json' with { type: 'json' };
+import configCheckConnectionReadSchema from '../../schemas/server/config-check-connection-read.json' with { type: 'json' };
+import configDestinationCheckRequestSchema from '../../schemas/server/config-destination-check-request.json' with { type: 'json' };
+import configJobIdRequestSchema from '../../schemas/server/config-job-id-request.json' with { type: 'json' };
+import configJobInfoSchema from '../../schemas/server/config-job-info.json' with { type: 'json' };
+import configNotFoundResponseSchema from '../../schemas/server/config-not-found-response.json' with { type: 'json' };
+import configSourceCheckRequestSchema from '../../schemas/server/config-source-check-request.json' with { type: 'json' };
 import connectorCreateRequestSchema from '../../schemas/server/connector-create-request.json' with { type: 'json' };
 import connectorExistsResponseSchema from '../../schemas/server/connector-exists-response.json' with { type: 'json' };
 import connectorListQuerySchema from '../../schemas/server/connector-list-query.json' with { type: 'json' };
 import connectorListSchema from '../../schemas/server/connector-list.json' with { type: 'json' };
 import connectorRecordSchema from '../../schemas/server/connector-record.json' with { type: 'json' };
 import connectorSpecificationListSchema from '../../schemas/server/connector-specification-list.json' with { type: 'json' };
+import destinationDuckdbSchema from '../../schemas/server/destination-duckdb.json' with { type: 'json' };
+import destinationPostgresSchema from '../../schemas/server/destination-postgres.json' with { type: 'json' };
+import destinationSqliteSchema from '../../schemas/server/destination-sqlite.json' with { type: 'json' };
 import embeddedSourceCreateRequestSchema from '../../schemas/server/embedded-source-create-request.json' with { type: 'json' };
 import embeddedSourceUpdateRequestSchema from '../../schemas/server/embedded-source-update-request.json' with { type: 'json' };
 import errorResponseSchema from '../../schemas/server/error-response.json' with { type: 'json' };
@@ -17,9 +26,34 @@ import healthResponseSchema from '../../schemas/server/health-response.json' wit
 import jsonWebKeySetSchema from '../../schemas/server/json-web-key-set.json' with { type: 'json' };
 import operatorTokenResponseSchema from '../../schemas/server/operator-token-response.json' with { type: 'json' };
 import problemResponseSchema from '../../schemas/server/problem-response.json' with { type: 'json' };
+import publicConnectionCreateRequestSchema from '../../schemas/server/public-connection-create-request.json' with { type: 'json' };
+import publicConnectionListSchema from '../../schemas/server/public-connection-list.json' with { type: 'json' };
+import publicConnectionPatchRequestSchema from '../../schemas/server/public-connection-patch-request.json' with { type: 'json' };
+import publicConnectionScheduleResponseSchema from '../../schemas/server/public-connection-schedule-response.json' with { type: 'json' };
+import publicConnectionScheduleSchema from '../../schemas/server/public-connection-schedule.json' with { type: 'json' };
+import publicConnectionSchema from '../../schemas/server/public-connection.json' with { type: 'json' };
+import publicDestinationConfigurationSchema from '../../schemas/server/public-destination-configuration.json' with { type: 'json' };
+import publicDestinationCreateRequestSchema from '../../schemas/server/public-destination-create-request.json' with { type: 'json' };
+import publicDestinationListSchema from '../../schemas/server/public-destination-list.json' with { type: 'json' };
+import publicDestinationPatchRequestSchema from '../../schemas/server/public-destination-patch-request.json' with { type: 'json' };
+import publicDestinationPutRequestSchema from '../../schemas/server/public-destination-put-request.json' with { type: 'json' };
+import publicDestinationSchema from '../../schemas/server/public-destination.json' with { type: 'json' };
+import publicJobCreateRequestSchema from '../../schemas/server/public-job-create-request.json' with { type: 'json' };
+import publicJobListQuerySchema from '../../schemas/server/public-job-list-query.json' with { type: 'json' };
+import publicJobListSchema from '../../schemas/server/public-job-list.json' with { type: 'json' };
+import publicJobSchema from '../../schemas/server/public-job.json' with { type: 'json' };
 import publicListQuerySchema from '../../schemas/server/public-list-query.json' with { type: 'json' };
 import publicNotificationSchema from '../../schemas/server/public-notification.json' with { type: 'json' };
 import publicNotificationsSchema from '../../schemas/server/public-notifications.json' with { type: 'json' };
+import publicResourceListQuerySchema from '../../schemas/server/public-resource-list-query.json' with { type: 'json' };
+import publicSourceConfigurationSchema from '../../schemas/server/public-source-configuration.json' with { type: 'json' };
+import publicSourceCreateRequestSchema from '../../schemas/server/public-source-create-request.json' with { type: 'json' };
+import publicSourceListSchema from '../../schemas/server/public-source-list.json' with { type: 'json' };
+import publicSourcePatchRequestSchema from '../../schemas/server/public-source-patch-request.json' with { type: 'json' };
+import publicSourcePutRequestSchema from '../../schemas/server/public-source-put-request.json' with { type: 'json' };
+import publicSourceSchema from '../../schemas/server/public-source.json' with { type: 'json' };
+import publicStreamConfigurationSchema from '../../schemas/server/public-stream-configuration.json' with { type: 'json' };
+import publicStreamConfigurationsSchema from '../../schemas/server/public-stream-configurations.json' with { type: 'json' };
 import publicTokenRequestSchema from '../../schemas/server/public-token-request.json' with { type: 'json' };
 import publicTokenResponseSchema from '../../schemas/server/public-token-response.json' with { type: 'json' };
 import publicWorkspaceCreateRequestSchema from '../../schemas/server/public-workspace-create-request.json' with { type: 'json' };
@@ -30,6 +64,10 @@ import replicationStateSchema from '../../schemas/server/replication-state.json'
 import scopedTokenInfoResponseSchema from '../../schemas/server/scoped-token-info-response.json' with { type: 'json' };
 import scopedTokenRequestSchema from '../../schemas/server/scoped-token-request.json' with { type: 'json' };
 import scopedTokenResponseSchema from '../../schemas/server/scoped-token-response.json' with { type: 'json' };
+import sourceChatSchema from '../../schemas/server/source-chat.json' with { type: 'json' };
+import sourceFileStorageSchema from '../../schemas/server/source-file-storage.json' with { type: 'json' };
+import sourceGoogleDriveSchema from '../../schemas/server/source-google-drive.json' with { type: 'json' };
+import sourceSlackSchema from '../../schemas/server/source-slack.json' with { type: 'json' };
 import templateCreateRequestSchema from '../../schemas/server/template-create-request.json' with { type: 'json' };
 import templateListSchema from '../../schemas/server/template-list.json' with { type: 'json' };
 import templateSchema from '../../schemas/server/template.json' with { type: 'json' };
@@ -38,6 +76,14 @@ import validationErrorResponseSchema from '../../schemas/server/validation-error
 import widgetTokenRequestSchema from '../../schemas/server/widget-token-request.json' with { type: 'json' };
 import widgetTokenResponseSchema from '../../schemas/server/widget-token-response.json' with { type: 'json' };
 
+/**
+ * How the connection is encrypted; only disable, prefer and require are supported (the certificate is not verified)
+ */
+export type SSLModes = Disable | Allow | Prefer | Require | VerifyCa | VerifyFull;
+/**
+ * Only NO_TUNNEL is supported
+ */
+export type SSHTunnelMethod = NoTunnel | SSHKeyAuthentication | PasswordAuthentication;
 /**
  * Claims every token this server verifies must carry, by kind (token_use). A correctly signed token whose claims do not match is refused like a forged one.
  */
@@ -76,12 +122,21 @@ export type TagMode = "any" | "all";
  */
 export interface ServerSchemas {
   "application-token-request.json": ApplicationTokenRequest;
+  "config-check-connection-read.json": ConfigCheckConnectionRead;
+  "config-destination-check-request.json": ConfigDestinationCheckRequest;
+  "config-job-id-request.json": ConfigJobIdRequest;
+  "config-job-info.json": ConfigJobInfo;
+  "config-not-found-response.json": ConfigNotFoundResponse;
+  "config-source-check-request.json": ConfigSourceCheckRequest;
   "connector-create-request.json": ConnectorCreateRequest;
   "connector-exists-response.json": ConnectorExistsResponse;
   "connector-list-query.json": ConnectorListQuery;
   "connector-list.json": ConnectorList;
   "connector-record.json": ConnectorRecord;
   "connector-specification-list.json": ConnectorSpecificationList;
+  "destination-duckdb.json": DestinationDuckdb;
+  "destination-postgres.json": DestinationPostgres;
+  "destination-sqlite.json": DestinationSqlite;
   "embedded-source-create-request.json": EmbeddedSourceCreateRequest;
   "embedded-source-update-request.json": EmbeddedSourceUpdateRequest;
   "error-response.json": ErrorResponse;
@@ -91,9 +146,34 @@ export interface ServerSchemas {
   "json-web-key-set.json": JsonWebKeySet;
   "operator-token-response.json": OperatorTokenResponse;
   "problem-response.json": ProblemResponse;
+  "public-connection-create-request.json": PublicConnectionCreateRequest;
+  "public-connection-list.json": PublicConnectionList;
+  "public-connection-patch-request.json": PublicConnectionPatchRequest;
+  "public-connection-schedule-response.json": PublicConnectionScheduleResponse;
+  "public-connection-schedule.json": PublicConnectionSchedule;
+  "public-connection.json": PublicConnection;
+  "public-destination-configuration.json": PublicDestinationConfiguration;
+  "public-destination-create-request.json": PublicDestinationCreateRequest;
+  "public-destination-list.json": PublicDestinationList;
+  "public-destination-patch-request.json": PublicDestinationPatchRequest;
+  "public-destination-put-request.json": PublicDestinationPutRequest;
+  "public-destination.json": PublicDestination;
+  "public-job-create-request.json": PublicJobCreateRequest;
+  "public-job-list-query.json": PublicJobListQuery;
+  "public-job-list.json": PublicJobList;
+  "public-job.json": PublicJob;
   "public-list-query.json": PublicListQuery;
   "public-notification.json": PublicNotification;
   "public-notifications.json": PublicNotifications;
+  "public-resource-list-query.json": PublicResourceListQuery;
+  "public-source-configuration.json": PublicSourceConfiguration;
+  "public-source-create-request.json": PublicSourceCreateRequest;
+  "public-source-list.json": PublicSourceList;
+  "public-source-patch-request.json": PublicSourcePatchRequest;
+  "public-source-put-request.json": PublicSourcePutRequest;
+  "public-source.json": PublicSource;
+  "public-stream-configuration.json": PublicStreamConfiguration;
+  "public-stream-configurations.json": PublicStreamConfigurations;
   "public-token-request.json": PublicTokenRequest;
   "public-token-response.json": PublicTokenResponse;
   "public-workspace-create-request.json": PublicWorkspaceCreateRequest;
@@ -104,6 +184,10 @@ export interface ServerSchemas {
   "scoped-token-info-response.json": ScopedTokenInfoResponse;
   "scoped-token-request.json": ScopedTokenRequest;
   "scoped-token-response.json": ScopedTokenResponse;
+  "source-chat.json": SourceChatConfiguration;
+  "source-file-storage.json": SourceFileStorageConfiguration;
+  "source-google-drive.json": SourceGoogleDriveConfiguration;
+  "source-slack.json": SourceSlackConfiguration;
   "template-create-request.json": TemplateCreateRequest;
   "template-list.json": TemplateList;
   "template.json": Template;
@@ -125,6 +209,150 @@ export interface ApplicationTokenRequest {
    */
   client_secret: string;
   [k: string]: unknown;
+}
+/**
+ * Whether a source or destination reached its system with its stored configuration (the config API's CheckConnectionRead), and the synchronous job that tried.
+ */
+export interface ConfigCheckConnectionRead {
+  /**
+   * Whether it reached its system
+   */
+  status: "succeeded" | "failed";
+  /**
+   * Why it failed
+   */
+  message?: string;
+  jobInfo: ConfigSynchronousJobRead;
+}
+/**
+ * The check, as a synchronous job
+ */
+export interface ConfigSynchronousJobRead {
+  /**
+   * Job id
+   */
+  id: string;
+  /**
+   * What it checked
+   */
+  configType: "check_connection_source" | "check_connection_destination";
+  /**
+   * The source or destination id
+   */
+  configId: string;
+  /**
+   * When it started, epoch seconds
+   */
+  createdAt: number;
+  /**
+   * When it ended, epoch seconds
+   */
+  endedAt: number;
+  /**
+   * Whether the check ran to a verdict (a refusal is a verdict: status failed)
+   */
+  succeeded: boolean;
+  /**
+   * Always false: a check changes nothing
+   */
+  connectorConfigurationUpdated?: boolean;
+}
+/**
+ * The config API's destination reference (DestinationIdRequestBody).
+ */
+export interface ConfigDestinationCheckRequest {
+  /**
+   * The destination to check
+   */
+  destinationId: string;
+}
+/**
+ * The config API's job reference.
+ */
+export interface ConfigJobIdRequest {
+  id: number;
+}
+/**
+ * A job with its attempts and their logs, as the config API's jobs/get answers it.
+ */
+export interface ConfigJobInfo {
+  job: {
+    id: number;
+    configType: "sync" | "reset_connection";
+    configId: string;
+    createdAt: number;
+    updatedAt: number;
+    startedAt?: number;
+    status: "pending" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
+    aggregatedStats?: {
+      recordsEmitted: number;
+      bytesEmitted: number;
+      recordsCommitted: number;
+      bytesCommitted: number;
+      recordsRejected: number;
+    };
+  };
+  attempts: {
+    attempt: {
+      id: number;
+      status: "running" | "failed" | "succeeded";
+      createdAt: number;
+      updatedAt: number;
+      endedAt?: number;
+      bytesSynced?: number;
+      recordsSynced?: number;
+      failureSummary?: {
+        failures: {
+          failureOrigin?:
+            | "source"
+            | "destination"
+            | "replication"
+            | "persistence"
+            | "normalization"
+            | "dbt"
+            | "airbyte_platform"
+            | "unknown";
+          externalMessage?: string;
+          timestamp: number;
+        }[];
+        partialSuccess?: boolean;
+      };
+    };
+    logType?: "formatted";
+    logs?: {
+      logLines: string[];
+    };
+  }[];
+}
+/**
+ * The config API's answer for an unknown id (NotFoundKnownExceptionInfo), with the server's detail and error code beside it.
+ */
+export interface ConfigNotFoundResponse {
+  /**
+   * The id not found
+   */
+  id?: string;
+  /**
+   * What was not found
+   */
+  message: string;
+  /**
+   * The same, as every answer of this server says it
+   */
+  detail: string;
+  /**
+   * Machine-readable cause
+   */
+  error_code?: string;
+}
+/**
+ * The config API's source reference (SourceIdRequestBody).
+ */
+export interface ConfigSourceCheckRequest {
+  /**
+   * The source to check
+   */
+  sourceId: string;
 }
 /**
  * A hosted connector: the third-party credentials of one external user, for one connector type.
@@ -259,6 +487,200 @@ export interface ConnectorSpecification {
   replication_config: {
     [k: string]: unknown;
   } | null;
+}
+/**
+ * A DuckDB destination, as Airbyte's destination-duckdb: a database file inside Plugboard's data directory (MotherDuck is not supported).
+ */
+export interface DestinationDuckdb {
+  destinationType: "duckdb";
+  /**
+   * Path of the .duckdb file, read inside the data directory (/local/destination.duckdb is <data dir>/local/destination.duckdb); a path leaving the directory, or MotherDuck's md: and motherduck:, is refused
+   */
+  destination_path: string;
+  /**
+   * API key of a MotherDuck database; accepted for Airbyte's shape, unused since MotherDuck is not supported
+   */
+  motherduck_api_key?: string;
+  /**
+   * Database schema the tables are written to, created when missing
+   */
+  schema?: string;
+}
+/**
+ * A PostgreSQL destination, in the shape of Airbyte's destination-postgres. Supported: ssl_mode disable, prefer and require; tunnel_method NO_TUNNEL. jdbc_url_params, raw_data_schema, disable_type_dedupe and unconstrained_number are accepted and have no effect.
+ */
+export interface DestinationPostgres {
+  destinationType: "postgres";
+  /**
+   * Hostname of the database
+   */
+  host: string;
+  /**
+   * Port of the database
+   */
+  port?: number;
+  /**
+   * Name of the database
+   */
+  database: string;
+  /**
+   * Schema the tables are written to, created when missing
+   */
+  schema?: string;
+  /**
+   * Username to use to access the database
+   */
+  username: string;
+  /**
+   * Password associated with the username
+   */
+  password?: string;
+  /**
+   * Encrypt the connection; without ssl_mode, true means require and false disable
+   */
+  ssl?: boolean;
+  ssl_mode?: SSLModes;
+  /**
+   * Additional JDBC URL properties (key1=value1&key2=value2); accepted, no effect
+   */
+  jdbc_url_params?: string;
+  /**
+   * Schema of Airbyte's raw tables; accepted, no effect (no raw tables are written)
+   */
+  raw_data_schema?: string;
+  /**
+   * Airbyte's switch off of final tables; accepted, no effect
+   */
+  disable_type_dedupe?: boolean;
+  /**
+   * Drop tables with CASCADE, dropping the views and other objects built on them
+   */
+  drop_cascade?: boolean;
+  /**
+   * Airbyte's unconstrained DECIMAL columns; accepted, no effect (numbers are DOUBLE PRECISION)
+   */
+  unconstrained_number?: boolean;
+  tunnel_method?: SSHTunnelMethod;
+}
+/**
+ * Disable SSL.
+ */
+export interface Disable {
+  mode: "disable";
+}
+/**
+ * Allow SSL mode (not supported).
+ */
+export interface Allow {
+  mode: "allow";
+}
+/**
+ * Prefer SSL mode: encrypted when the server offers it, the certificate not verified.
+ */
+export interface Prefer {
+  mode: "prefer";
+}
+/**
+ * Require SSL mode: always encrypted, the certificate not verified.
+ */
+export interface Require {
+  mode: "require";
+}
+/**
+ * Verify-ca SSL mode (not supported).
+ */
+export interface VerifyCa {
+  mode: "verify-ca";
+  /**
+   * CA certificate
+   */
+  ca_certificate: string;
+  /**
+   * Password for keystorage
+   */
+  client_key_password?: string;
+}
+/**
+ * Verify-full SSL mode (not supported).
+ */
+export interface VerifyFull {
+  mode: "verify-full";
+  /**
+   * CA certificate
+   */
+  ca_certificate: string;
+  /**
+   * Client certificate
+   */
+  client_certificate: string;
+  /**
+   * Client key
+   */
+  client_key: string;
+  /**
+   * Password for keystorage
+   */
+  client_key_password?: string;
+}
+export interface NoTunnel {
+  /**
+   * No ssh tunnel needed to connect to database
+   */
+  tunnel_method: "NO_TUNNEL";
+}
+/**
+ * Not supported
+ */
+export interface SSHKeyAuthentication {
+  tunnel_method: "SSH_KEY_AUTH";
+  /**
+   * Hostname of the jump server host that allows inbound ssh tunnel
+   */
+  tunnel_host: string;
+  /**
+   * Port on the jump server that accepts inbound ssh connections
+   */
+  tunnel_port: number;
+  /**
+   * OS-level username for logging into the jump server host
+   */
+  tunnel_user: string;
+  /**
+   * OS-level user account ssh key credentials in RSA PEM format
+   */
+  ssh_key: string;
+}
+/**
+ * Not supported
+ */
+export interface PasswordAuthentication {
+  tunnel_method: "SSH_PASSWORD_AUTH";
+  /**
+   * Hostname of the jump server host that allows inbound ssh tunnel
+   */
+  tunnel_host: string;
+  /**
+   * Port on the jump server that accepts inbound ssh connections
+   */
+  tunnel_port: number;
+  /**
+   * OS-level username for logging into the jump server host
+   */
+  tunnel_user: string;
+  /**
+   * OS-level password for logging into the jump server host
+   */
+  tunnel_user_password: string;
+}
+/**
+ * An SQLite destination, modelled on Airbyte's destination-sqlite: a database file inside Plugboard's data directory.
+ */
+export interface DestinationSqlite {
+  destinationType: "sqlite";
+  /**
+   * Path of the SQLite file, read inside the data directory as Airbyte reads it inside its local mount (/local/sync.sqlite is <data dir>/local/sync.sqlite); a path leaving the directory is refused
+   */
+  destination_path: string;
 }
 /**
  * A source created from a source template, with the end user's credentials.
@@ -461,6 +883,393 @@ export interface ValidationIssue {
   type: string;
 }
 /**
+ * A new connection from a source to a destination of the same workspace.
+ */
+export interface PublicConnectionCreateRequest {
+  /**
+   * Connection name (default: "<source name> → <destination name>")
+   */
+  name?: string;
+  /**
+   * Its source
+   */
+  sourceId: string;
+  /**
+   * Its destination, in the source's workspace
+   */
+  destinationId: string;
+  configurations?: PublicStreamConfigurations;
+  schedule?: PublicConnectionSchedule;
+  /**
+   * Deprecated: a connection has its workspace's (the value is ignored)
+   */
+  dataResidency?: string;
+  /**
+   * Where tables go (default destination); kept as given
+   */
+  namespaceDefinition?: "source" | "destination" | "custom_format";
+  /**
+   * The namespace for custom_format; kept as given
+   */
+  namespaceFormat?: string;
+  /**
+   * Prepended to each stream's table name (default "")
+   */
+  prefix?: string;
+  /**
+   * Kept as given (default ignore): a stream's schema is its connector's
+   */
+  nonBreakingSchemaUpdatesBehavior?: "ignore" | "disable_connection" | "propagate_columns" | "propagate_fully";
+  /**
+   * active (default): its schedule runs; inactive: it does not
+   */
+  status?: "active" | "inactive";
+  /**
+   * Tags are not supported: an empty list only
+   *
+   * @maxItems 0
+   */
+  tags?: {}[];
+}
+/**
+ * The streams a connection syncs (none given, or an empty list: every stream of its source, each in its default mode).
+ */
+export interface PublicStreamConfigurations {
+  /**
+   * One entry per stream
+   *
+   * @maxItems 1000
+   */
+  streams?: PublicStreamConfiguration[];
+}
+/**
+ * One stream a connection syncs: one of its source's streams, and how. Answers always give the sync mode, cursor field and primary key.
+ */
+export interface PublicStreamConfiguration {
+  /**
+   * The stream: one of the source's
+   */
+  name: string;
+  /**
+   * How it is read and written; the stream decides which it supports (default: incremental_deduped_history where supported, else full_refresh_overwrite)
+   */
+  syncMode?:
+    | "full_refresh_overwrite"
+    | "full_refresh_overwrite_deduped"
+    | "full_refresh_append"
+    | "full_refresh_update"
+    | "full_refresh_soft_delete"
+    | "incremental_append"
+    | "incremental_deduped_history"
+    | "incremental_update"
+    | "incremental_soft_delete";
+  /**
+   * The stream's cursor field (fixed by the stream: one given must be it); empty when it has none
+   */
+  cursorField?: string[];
+  /**
+   * The stream's primary key, a path per field (fixed by the stream: one given must be it)
+   */
+  primaryKey?: string[][];
+}
+/**
+ * When a connection syncs: only when asked (manual), or on a cron expression (Quartz or 5-field cron, optionally followed by a time zone, e.g. "0 0 12 * * ? UTC").
+ */
+export interface PublicConnectionSchedule {
+  /**
+   * manual or cron
+   */
+  scheduleType: "manual" | "cron";
+  /**
+   * Required for cron: seconds (optional), minutes, hours, day of month, month, day of week, then an optional time zone (default UTC)
+   */
+  cronExpression?: string;
+}
+/**
+ * A page of connections; next and previous are the addresses of the neighbouring pages (next absent on the last page).
+ */
+export interface PublicConnectionList {
+  data: PublicConnection[];
+  /**
+   * The next page
+   */
+  next?: string;
+  /**
+   * The previous page
+   */
+  previous?: string;
+}
+/**
+ * A connection as the public cloud API answers it.
+ */
+export interface PublicConnection {
+  /**
+   * Connection id
+   */
+  connectionId: string;
+  /**
+   * Connection name
+   */
+  name: string;
+  /**
+   * Its source
+   */
+  sourceId: string;
+  /**
+   * Its destination
+   */
+  destinationId: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  /**
+   * Whether its schedule runs
+   */
+  status: "active" | "inactive";
+  schedule: PublicConnectionScheduleResponse;
+  /**
+   * As given
+   */
+  nonBreakingSchemaUpdatesBehavior: "ignore" | "disable_connection" | "propagate_columns" | "propagate_fully";
+  /**
+   * As given
+   */
+  namespaceDefinition: "source" | "destination" | "custom_format";
+  /**
+   * As given
+   */
+  namespaceFormat?: string;
+  /**
+   * Prepended to each stream's table name
+   */
+  prefix: string;
+  configurations: PublicStreamConfigurations;
+  /**
+   * When it was created, epoch seconds
+   */
+  createdAt: number;
+  /**
+   * Always empty: tags are not supported
+   *
+   * @maxItems 0
+   */
+  tags: {}[];
+}
+/**
+ * A connection's schedule: manual, or cron with its expression.
+ */
+export interface PublicConnectionScheduleResponse {
+  /**
+   * manual or cron
+   */
+  scheduleType: "manual" | "cron";
+  /**
+   * The cron expression, as given
+   */
+  cronExpression?: string;
+}
+/**
+ * What to change in a connection: the fields given (configurations replace the streams selected).
+ */
+export interface PublicConnectionPatchRequest {
+  /**
+   * Connection name
+   */
+  name?: string;
+  configurations?: PublicStreamConfigurations;
+  schedule?: PublicConnectionSchedule;
+  /**
+   * Deprecated: a connection has its workspace's (the value is ignored)
+   */
+  dataResidency?: string;
+  /**
+   * Where tables go; kept as given
+   */
+  namespaceDefinition?: "source" | "destination" | "custom_format";
+  /**
+   * The namespace for custom_format; kept as given
+   */
+  namespaceFormat?: string;
+  /**
+   * Prepended to each stream's table name
+   */
+  prefix?: string;
+  /**
+   * Kept as given: a stream's schema is its connector's
+   */
+  nonBreakingSchemaUpdatesBehavior?: "ignore" | "disable_connection" | "propagate_columns" | "propagate_fully";
+  /**
+   * active: its schedule runs; inactive: it does not
+   */
+  status?: "active" | "inactive";
+  /**
+   * Tags are not supported: an empty list only
+   *
+   * @maxItems 0
+   */
+  tags?: {}[];
+}
+/**
+ * A destination's configuration: destinationType (sqlite, postgres or duckdb) and that type's fields, checked against its schema (destination-sqlite, destination-postgres, destination-duckdb). Secrets are masked in answers.
+ */
+export interface PublicDestinationConfiguration {
+  /**
+   * The destination's type (may be left out when definitionId names it)
+   */
+  destinationType?: string;
+  [k: string]: unknown;
+}
+/**
+ * A new destination in one of the organization's workspaces.
+ */
+export interface PublicDestinationCreateRequest {
+  /**
+   * Destination name
+   */
+  name: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  /**
+   * The destination type's definition id, instead of (or matching) configuration.destinationType
+   */
+  definitionId?: string;
+  configuration: PublicDestinationConfiguration;
+}
+/**
+ * A page of destinations; next and previous are the addresses of the neighbouring pages (next absent on the last page).
+ */
+export interface PublicDestinationList {
+  data: PublicDestination[];
+  /**
+   * The next page
+   */
+  next?: string;
+  /**
+   * The previous page
+   */
+  previous?: string;
+}
+/**
+ * A destination as the public cloud API answers it, its secrets masked.
+ */
+export interface PublicDestination {
+  /**
+   * Destination id
+   */
+  destinationId: string;
+  /**
+   * Destination name
+   */
+  name: string;
+  /**
+   * Its type, as it was created with
+   */
+  destinationType: string;
+  /**
+   * The type's definition id
+   */
+  definitionId: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  configuration: PublicDestinationConfiguration;
+  /**
+   * When it was created, epoch seconds
+   */
+  createdAt: number;
+}
+/**
+ * What to change in a destination: the fields given (configuration fields merged into the stored configuration; a masked secret sent back keeps the stored one).
+ */
+export interface PublicDestinationPatchRequest {
+  /**
+   * Destination name
+   */
+  name?: string;
+  configuration?: PublicDestinationConfiguration;
+}
+/**
+ * A destination's new name and whole configuration (a masked secret sent back keeps the stored one).
+ */
+export interface PublicDestinationPutRequest {
+  /**
+   * Destination name
+   */
+  name: string;
+  configuration: PublicDestinationConfiguration;
+}
+/**
+ * Starts a job of a connection: a sync, or a reset (clear) that drops its tables and forgets its state.
+ */
+export interface PublicJobCreateRequest {
+  connectionId: string;
+  /**
+   * clear is the newer name of reset
+   */
+  jobType: "sync" | "reset" | "clear";
+}
+/**
+ * Filters, order and paging of the job list.
+ */
+export interface PublicJobListQuery {
+  connectionId?: string;
+  /**
+   * Page size, 1-100 (default 20)
+   */
+  limit?: string;
+  /**
+   * Items to skip (default 0)
+   */
+  offset?: string;
+  jobType?: "sync" | "reset" | "clear";
+  /**
+   * Workspace ids, comma-separated or the parameter repeated
+   */
+  workspaceIds?: string;
+  status?: "pending" | "queued" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
+  createdAtStart?: string;
+  createdAtEnd?: string;
+  updatedAtStart?: string;
+  updatedAtEnd?: string;
+  /**
+   * createdAt|ASC or createdAt|DESC (default)
+   */
+  orderBy?: string;
+  [k: string]: unknown;
+}
+/**
+ * A page of jobs.
+ */
+export interface PublicJobList {
+  data: PublicJob[];
+  next?: string;
+  previous?: string;
+}
+/**
+ * A job, as the public cloud API answers it.
+ */
+export interface PublicJob {
+  jobId: number;
+  status: "pending" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
+  jobType: "sync" | "reset";
+  /**
+   * When the job was created (ISO-8601)
+   */
+  startTime: string;
+  connectionId: string;
+  lastUpdatedAt: string;
+  /**
+   * ISO-8601 duration from creation to the end (or to now while live)
+   */
+  duration: string;
+  bytesSynced: number;
+  rowsSynced: number;
+}
+/**
  * Paging of the public cloud API's lists, and the ids to narrow a workspace list to (repeated or comma-separated).
  */
 export interface PublicListQuery {
@@ -504,6 +1313,124 @@ export interface PublicNotifications {
   connectionUpdateActionRequired?: PublicNotification;
   syncDisabled?: PublicNotification;
   syncDisabledWarning?: PublicNotification;
+}
+/**
+ * Paging of a list of sources, destinations or connections, and the workspaces to narrow it to (repeated or comma-separated).
+ */
+export interface PublicResourceListQuery {
+  /**
+   * Page size, 1-100 (default 20)
+   */
+  limit?: string;
+  /**
+   * Items to skip (default 0)
+   */
+  offset?: string;
+  /**
+   * Workspace ids, comma-separated or the parameter repeated; none: every workspace of the organization
+   */
+  workspaceIds?: string;
+  /**
+   * Deleted resources are gone: false and true answer the same
+   */
+  includeDeleted?: "true" | "false";
+  [k: string]: unknown;
+}
+/**
+ * A source's configuration: sourceType (a Plugboard connector type, or slack or google-drive in the official shapes) and that type's fields, checked against its schema (source-chat, source-file-storage, source-slack, source-google-drive, or a plugin's credentials and replication settings). Secrets are masked in answers.
+ */
+export interface PublicSourceConfiguration {
+  /**
+   * The source's type (may be left out when definitionId names it)
+   */
+  sourceType?: string;
+  [k: string]: unknown;
+}
+/**
+ * A new source in one of the organization's workspaces.
+ */
+export interface PublicSourceCreateRequest {
+  /**
+   * Source name
+   */
+  name: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  /**
+   * The source type's definition id, instead of (or matching) configuration.sourceType
+   */
+  definitionId?: string;
+  configuration: PublicSourceConfiguration;
+}
+/**
+ * A page of sources; next and previous are the addresses of the neighbouring pages (next absent on the last page).
+ */
+export interface PublicSourceList {
+  data: PublicSource[];
+  /**
+   * The next page
+   */
+  next?: string;
+  /**
+   * The previous page
+   */
+  previous?: string;
+}
+/**
+ * A source as the public cloud API answers it, its secrets masked.
+ */
+export interface PublicSource {
+  /**
+   * Source id
+   */
+  sourceId: string;
+  /**
+   * Source name
+   */
+  name: string;
+  /**
+   * Its type, as it was created with
+   */
+  sourceType: string;
+  /**
+   * The type's definition id
+   */
+  definitionId: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  configuration: PublicSourceConfiguration;
+  /**
+   * When it was created, epoch seconds
+   */
+  createdAt: number;
+}
+/**
+ * What to change in a source: the fields given (configuration fields merged into the stored configuration; a masked secret sent back keeps the stored one).
+ */
+export interface PublicSourcePatchRequest {
+  /**
+   * Source name
+   */
+  name?: string;
+  /**
+   * Its workspace (a source does not move: only its own is accepted)
+   */
+  workspaceId?: string;
+  configuration?: PublicSourceConfiguration;
+}
+/**
+ * A source's new name and whole configuration (a masked secret sent back keeps the stored one).
+ */
+export interface PublicSourcePutRequest {
+  /**
+   * Source name
+   */
+  name: string;
+  configuration: PublicSourceConfiguration;
 }
 /**
  * The public cloud API's token request: application credentials, as JSON or form-encoded, with grant_type client_credentials (also spelled grant-type, or left out).
@@ -672,6 +1599,183 @@ export interface ScopedTokenResponse {
   token: string;
 }
 /**
+ * A source of Plugboard's team-chat connector (the Slack Web API), in Plugboard's own shape: its credentials and its replication settings.
+ */
+export interface SourceChatConfiguration {
+  /**
+   * Plugboard's chat connector type
+   */
+  sourceType: "chat";
+  /**
+   * Exactly one: access_token (OAuth) or token (a bot or user token)
+   */
+  credentials: {
+    /**
+     * OAuth access token (masked in answers)
+     */
+    access_token?: string;
+    /**
+     * Bot or user token (masked in answers)
+     */
+    token?: string;
+  };
+  /**
+   * No message before it is read, UTC, YYYY-MM-DDTHH:mm:ssZ
+   */
+  start_date?: string;
+  /**
+   * Days read again before the newest message seen, 0-365
+   */
+  lookback_window?: number;
+  /**
+   * Join public channels to read their messages
+   */
+  join_channels?: boolean;
+}
+/**
+ * A source of Plugboard's file-storage connector (Google Drive v3), in Plugboard's own shape: its credentials.
+ */
+export interface SourceFileStorageConfiguration {
+  /**
+   * Plugboard's file-storage connector type
+   */
+  sourceType: "file-storage";
+  /**
+   * Exactly one: access_token (OAuth) or token
+   */
+  credentials: {
+    /**
+     * OAuth access token (masked in answers)
+     */
+    access_token?: string;
+    /**
+     * Token (masked in answers)
+     */
+    token?: string;
+  };
+}
+/**
+ * A Google Drive source in the official shape (source-google-drive), read with Plugboard's file-storage connector. Plugboard refreshes no Google token: credentials.access_token (an extension of the official shape) is the token it reads with.
+ */
+export interface SourceGoogleDriveConfiguration {
+  /**
+   * Airbyte's name for Google Drive
+   */
+  sourceType: "google-drive";
+  /**
+   * The official OAuth client or service account, plus the access token Plugboard reads with
+   */
+  credentials: {
+    /**
+     * OAuth client, or service account
+     */
+    auth_type: "Client" | "Service";
+    /**
+     * OAuth client id (masked in answers)
+     */
+    client_id?: string;
+    /**
+     * OAuth client secret (masked in answers)
+     */
+    client_secret?: string;
+    /**
+     * OAuth refresh token (masked in answers)
+     */
+    refresh_token?: string;
+    /**
+     * The service account's JSON key (masked in answers)
+     */
+    service_account_info?: string;
+    /**
+     * Plugboard's extension: a Drive access token, the one it reads with (masked in answers)
+     */
+    access_token: string;
+  };
+  /**
+   * The folder to sync (kept as given: Plugboard's streams read the whole Drive the token reaches)
+   */
+  folder_url: string;
+  /**
+   * Kept as given
+   */
+  start_date?: string;
+  /**
+   * Kept as given
+   */
+  delivery_method?: {};
+  /**
+   * The official file-based streams (kept as given: a connection's streams are Plugboard's file-storage streams)
+   */
+  streams: {
+    name: string;
+    format: {};
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * A Slack source in the official shape (source-slack), read with Plugboard's chat connector. Unlike the official description, credentials are required: Plugboard does not run the OAuth flow.
+ */
+export interface SourceSlackConfiguration {
+  /**
+   * Airbyte's name for Slack
+   */
+  sourceType: "slack";
+  /**
+   * An API token, or the result of Slack's OAuth flow
+   */
+  credentials: {
+    /**
+     * Which of the two
+     */
+    option_title: "API Token Credentials" | "Default OAuth2.0 authorization";
+    /**
+     * A Slack bot token (masked in answers)
+     */
+    api_token?: string;
+    /**
+     * Slack client_id
+     */
+    client_id?: string;
+    /**
+     * Slack client_secret (masked in answers)
+     */
+    client_secret?: string;
+    /**
+     * Slack access_token (masked in answers)
+     */
+    access_token?: string;
+  };
+  /**
+   * No message before it is read, UTC
+   */
+  start_date: string;
+  /**
+   * Days to look back in threads, 0-365
+   */
+  lookback_window: number;
+  /**
+   * Join all public channels, or read only those the bot is in
+   */
+  join_channels: boolean;
+  /**
+   * Channel names to read (without '#'); empty: all
+   */
+  channel_filter?: string[];
+  /**
+   * Also read the private channels the bot is in
+   */
+  include_private_channels?: boolean;
+  /**
+   * Kept as given; Plugboard's reads do not use it
+   */
+  channel_messages_window_size?: number;
+  /**
+   * Kept as given; Plugboard's reads do not use it
+   */
+  num_workers?: number;
+  [k: string]: unknown;
+}
+/**
  * A source or connection template.
  */
 export interface TemplateCreateRequest {
@@ -832,12 +1936,21 @@ export interface WidgetTokenResponse {
 /** Each schema of schemas/server/, by file name, with the type of the values it admits. */
 export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<ServerSchemas[File]> } = {
   'application-token-request.json': applicationTokenRequestSchema,
+  'config-check-connection-read.json': configCheckConnectionReadSchema,
+  'config-destination-check-request.json': configDestinationCheckRequestSchema,
+  'config-job-id-request.json': configJobIdRequestSchema,
+  'config-job-info.json': configJobInfoSchema,
+  'config-not-found-response.json': configNotFoundResponseSchema,
+  'config-source-check-request.json': configSourceCheckRequestSchema,
   'connector-create-request.json': connectorCreateRequestSchema,
   'connector-exists-response.json': connectorExistsResponseSchema,
   'connector-list-query.json': connectorListQuerySchema,
   'connector-list.json': connectorListSchema,
   'connector-record.json': connectorRecordSchema,
   'connector-specification-list.json': connectorSpecificationListSchema,
+  'destination-duckdb.json': destinationDuckdbSchema,
+  'destination-postgres.json': destinationPostgresSchema,
+  'destination-sqlite.json': destinationSqliteSchema,
   'embedded-source-create-request.json': embeddedSourceCreateRequestSchema,
   'embedded-source-update-request.json': embeddedSourceUpdateRequestSchema,
   'error-response.json': errorResponseSchema,
@@ -847,9 +1960,34 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'json-web-key-set.json': jsonWebKeySetSchema,
   'operator-token-response.json': operatorTokenResponseSchema,
   'problem-response.json': problemResponseSchema,
+  'public-connection-create-request.json': publicConnectionCreateRequestSchema,
+  'public-connection-list.json': publicConnectionListSchema,
+  'public-connection-patch-request.json': publicConnectionPatchRequestSchema,
+  'public-connection-schedule-response.json': publicConnectionScheduleResponseSchema,
+  'public-connection-schedule.json': publicConnectionScheduleSchema,
+  'public-connection.json': publicConnectionSchema,
+  'public-destination-configuration.json': publicDestinationConfigurationSchema,
+  'public-destination-create-request.json': publicDestinationCreateRequestSchema,
+  'public-destination-list.json': publicDestinationListSchema,
+  'public-destination-patch-request.json': publicDestinationPatchRequestSchema,
+  'public-destination-put-request.json': publicDestinationPutRequestSchema,
+  'public-destination.json': publicDestinationSchema,
+  'public-job-create-request.json': publicJobCreateRequestSchema,
+  'public-job-list-query.json': publicJobListQuerySchema,
+  'public-job-list.json': publicJobListSchema,
+  'public-job.json': publicJobSchema,
   'public-list-query.json': publicListQuerySchema,
   'public-notification.json': publicNotificationSchema,
   'public-notifications.json': publicNotificationsSchema,
+  'public-resource-list-query.json': publicResourceListQuerySchema,
+  'public-source-configuration.json': publicSourceConfigurationSchema,
+  'public-source-create-request.json': publicSourceCreateRequestSchema,
+  'public-source-list.json': publicSourceListSchema,
+  'public-source-patch-request.json': publicSourcePatchRequestSchema,
+  'public-source-put-request.json': publicSourcePutRequestSchema,
+  'public-source.json': publicSourceSchema,
+  'public-stream-configuration.json': publicStreamConfigurationSchema,
+  'public-stream-configurations.json': publicStreamConfigurationsSchema,
   'public-token-request.json': publicTokenRequestSchema,
   'public-token-response.json': publicTokenResponseSchema,
   'public-workspace-create-request.json': publicWorkspaceCreateRequestSchema,
@@ -860,6 +1998,10 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'scoped-token-info-response.json': scopedTokenInfoResponseSchema,
   'scoped-token-request.json': scopedTokenRequestSchema,
   'scoped-token-response.json': scopedTokenResponseSchema,
+  'source-chat.json': sourceChatSchema,
+  'source-file-storage.json': sourceFileStorageSchema,
+  'source-google-drive.json': sourceGoogleDriveSchema,
+  'source-slack.json': sourceSlackSchema,
   'template-create-request.json': templateCreateRequestSchema,
   'template-list.json': templateListSchema,
   'template.json': templateSchema,

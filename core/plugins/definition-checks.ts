@@ -69,7 +69,44 @@ export function checkDefinition(candidate: unknown): string[] {
     problems.push(...checkSearchIndex(action, def.replicate).map((problem) => `${where}: ${problem}`));
   });
   if (def.replicate !== undefined && typeof def.replicate !== 'function') problems.push('`replicate` must be a function');
-  return [...problems, ...checkCredentialCheck(def.check, def.actions, def.transport?.errors)];
+  return [...problems, ...checkCredentialCheck(def.check, def.actions, def.transport?.errors), ...checkSyncStreams(def.syncStreams, def.actions)];
+}
+
+/** Sync streams name entities with a `list`, and parents that are streams too (their own settings, or a list that needs no params). */
+function checkSyncStreams(streams: unknown, actions: ActionDefinition[]): string[] {
+  if (streams === undefined) return [];
+  if (!isObject(streams)) return ['`syncStreams` must map entity names to stream settings'];
+  const lists = new Map(actions.filter((action) => isObject(action) && action.action === 'list').map((action) => [action.entity, action]));
+  const isStream = (entity: string) => entity in streams || ((lists.get(entity)?.params.required as string[] | undefined) ?? []).length === 0;
+  const problems: string[] = [];
+  for (const [entity, settings] of Object.entries(streams)) {
+    const where = `syncStreams.${entity}`;
+    if (!lists.has(entity)) problems.push(`${where}: "${entity}" has no list action`);
+    if (!isObject(settings)) {
+      problems.push(`${where} must be an object`);
+      continue;
+    }
+    if (settings.primaryKey !== undefined && !(isStringList(settings.primaryKey) && settings.primaryKey.length > 0))
+      problems.push(`${where}.primaryKey must list fields`);
+    const parent = settings.parent;
+    if (parent !== undefined && (!isObject(parent) || typeof parent.stream !== 'string' || !isStringMap(parent.params))) {
+      problems.push(`${where}.parent needs \`stream\` and \`params\` (list param → parent field)`);
+    } else if (parent !== undefined && (!lists.has(parent.stream as string) || !isStream(parent.stream as string))) {
+      problems.push(`${where}.parent: "${String(parent.stream)}" is not a sync stream`);
+    }
+    const incremental = settings.incremental;
+    if (
+      incremental !== undefined &&
+      !(
+        isObject(incremental) &&
+        typeof incremental.startParam === 'string' &&
+        (typeof incremental.cursorField === 'string' || isObject(incremental.startToken))
+      )
+    ) {
+      problems.push(`${where}.incremental needs \`startParam\` and a \`cursorField\` or a \`startToken\``);
+    }
+  }
+  return problems;
 }
 
 /** A search reads what replication stored: it declares what is kept (`searchIndex`), and the connector how to fill it. */

@@ -23,6 +23,7 @@ const KNOWN = {
     'actions',
     'check',
     'replicate',
+    'syncStreams',
   ] as const satisfies ReadonlyArray<keyof ConnectorDefinition>,
   transport: ['timeoutMs', 'streamIdleTimeoutMs', 'maxRetries', 'maxRetryAfterSeconds', 'errors'] as const satisfies ReadonlyArray<keyof TransportSettings>,
   errors: ['failureInBody', 'codePath', 'messagePath', 'statusByCode', 'detailByCode', 'rateLimitCodes', 'transientCodes'] as const satisfies ReadonlyArray<

@@ -242,6 +242,54 @@ export interface CredentialCheck {
   rejectedCodes: string[];
 }
 
+/**
+ * How the sync engine reads one entity into a destination table, beyond what it infers: every entity
+ * with a `list` action whose params need nothing is a stream read whole (full refresh), its primary
+ * key the search index's id (else `id`). Declared per entity in `ConnectorDefinition.syncStreams`.
+ */
+export interface SyncStreamSettings {
+  /** Fixed params of each list call (a page size, Slack's conversation types). */
+  params?: Record<string, unknown>;
+  /** Fields whose values together identify a record (deduplication, the table's primary key). */
+  primaryKey?: string[];
+  /** An entity listed once per record of another stream (a channel's messages, a file's revisions). */
+  parent?: SyncStreamParent;
+  /** Read only what is new since the last sync, from a cursor or a change feed's token. */
+  incremental?: CursorIncremental | TokenIncremental;
+}
+
+export interface SyncStreamParent {
+  stream: string;
+  /** List param ← the parent record's field that fills it (`channel` ← `id`). */
+  params: Record<string, string>;
+  /** Record field ← parent field, added to each record (the channel id a message does not carry). */
+  fields?: Record<string, string>;
+  /** Which parents are listed (the channels the bot can read), given the source's settings; default all. */
+  include?(parent: StoredRecord, settings: Record<string, unknown>): boolean;
+}
+
+/**
+ * A record field that only grows (Slack's `ts`): each sync lists from the newest value seen (per
+ * parent record, for a stream that has one), passed in `startParam`.
+ */
+export interface CursorIncremental {
+  cursorField: string;
+  startParam: string;
+  /** The `startParam` value for a saved cursor (none on the first sync), given the source's settings (a start date, a lookback window). */
+  startFrom?(cursor: string | undefined, settings: Record<string, unknown>): string | undefined;
+}
+
+/**
+ * A change feed (Drive's `changes`): the first sync only takes a token where the feed starts (a
+ * `get` action's field); each later one lists from the saved token (`startParam`) and keeps the token
+ * the last page gives (`nextTokenMeta`).
+ */
+export interface TokenIncremental {
+  startToken: { entity: string; action: ActionName; field: string; params?: Record<string, unknown> };
+  startParam: string;
+  nextTokenMeta: string;
+}
+
 export interface ConnectorDefinition {
   /** Connector type id, e.g. `chat`. */
   type: string;
@@ -259,4 +307,6 @@ export interface ConnectorDefinition {
   check?: CredentialCheck;
   /** Fills the context store that `search` actions read; required when the connector declares one. */
   replicate?: ReplicateFunction;
+  /** Sync streams' settings by entity (see SyncStreamSettings); an entity named here is a stream. */
+  syncStreams?: Record<string, SyncStreamSettings>;
 }

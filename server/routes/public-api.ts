@@ -1,19 +1,17 @@
-import type { ParameterizedContext } from 'koa';
-import type { PublicPage } from '../../core/hosted/cloud-api/public-workspaces.ts';
 import { OPERATOR_TOKEN_TTL_SECONDS } from '../../core/hosted/token-claims.ts';
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
-import type { ServerConfig } from '../config.ts';
 import { defineRoute } from '../route.ts';
+import { pageLinks, pageOf, repeatedValues } from './public-pages.ts';
 
 /**
  * The public cloud API, as Airbyte's official public API describes it (self-managed: `api_root` is
  * this server): served at `/v1/...` and, the same routes, at `/api/public/v1/...`. Its bearer token is
  * an operator token; its failures are problem details.
  */
-const at = (path: string) => [`/v1${path}`, `/api/public/v1${path}`];
+export const at = (path: string) => [`/v1${path}`, `/api/public/v1${path}`];
 
-const NOT_ALLOWED = 'Missing or invalid access token';
-const INVALID = 'Invalid data (problem details, with the issues)';
+export const NOT_ALLOWED = 'Missing or invalid access token';
+export const INVALID = 'Invalid data (problem details, with the issues)';
 
 export const publicApiRoutes = [
   defineRoute({
@@ -107,33 +105,3 @@ export const publicApiRoutes = [
     },
   }),
 ];
-
-interface Page {
-  limit: number;
-  offset: number;
-}
-
-function pageOf(query: { limit?: string; offset?: string }): Page {
-  return { limit: query.limit === undefined ? 20 : Number(query.limit), offset: query.offset === undefined ? 0 : Number(query.offset) };
-}
-
-/** Every value of a query parameter given repeated (`?a=1&a=2`) or comma-separated (`?a=1,2`). */
-function repeatedValues(ctx: ParameterizedContext, name: string): string[] {
-  const given = ctx.query[name];
-  return (Array.isArray(given) ? given : given === undefined ? [] : [given]).flatMap((value) => value.split(',')).filter((value) => value !== '');
-}
-
-/** The addresses of the neighbouring pages, on the server's public URL: `next` only when one follows, `previous` only after the first. */
-function pageLinks(ctx: ParameterizedContext, config: ServerConfig, page: Page, found: PublicPage<unknown>): { next?: string; previous?: string } {
-  const link = (offset: number) => {
-    const url = new URL(ctx.path, config.publicUrl);
-    for (const [key, value] of Object.entries(ctx.query)) for (const item of Array.isArray(value) ? value : [value ?? '']) url.searchParams.append(key, item);
-    url.searchParams.set('limit', String(page.limit));
-    url.searchParams.set('offset', String(offset));
-    return url.href;
-  };
-  return {
-    ...(found.more ? { next: link(page.offset + page.limit) } : {}),
-    ...(page.offset > 0 ? { previous: link(Math.max(0, page.offset - page.limit)) } : {}),
-  };
-}

@@ -77,6 +77,8 @@ export interface HostedFixture {
   http: Got;
   /** Every log line the server wrote. */
   logs: string[];
+  /** The server's data directory (where file destinations of syncs land). */
+  dataDir: string;
   clientId: string;
   clientSecret: string;
   operatorToken(): Promise<string>;
@@ -147,7 +149,15 @@ export async function startHostedFixture(
   const start = (port = 0) =>
     startServer(
       { ...config, port },
-      { logger, env, clock: options.clock, replicationPollMs: 200, ...(database.schema ? { databaseSchema: database.schema } : {}) },
+      {
+        logger,
+        env,
+        clock: options.clock,
+        replicationPollMs: 200,
+        syncPollMs: 100,
+        syncRetryDelayMs: 50,
+        ...(database.schema ? { databaseSchema: database.schema } : {}),
+      },
     );
   const server = await start(options.port);
   const others: RunningServer[] = [];
@@ -165,6 +175,7 @@ export async function startHostedFixture(
     server,
     http,
     logs,
+    dataDir: database.dataDir,
     clientId,
     clientSecret,
     operatorToken,

@@ -1,9 +1,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { AIRBYTE_PUBLIC_SPEC, AIRBYTE_TOKEN_SPEC, loadSharedSpec } from './shared-specs.ts';
+import { AIRBYTE_PUBLIC_SPEC, AIRBYTE_TOKEN_SPEC, loadSharedSpec, type SharedSpec } from './shared-specs.ts';
+
+/** The config API (its paths start with /v1/, apart from the public API's): its connection checks. */
+const AIRBYTE_CONFIG_SPEC: SharedSpec = { label: 'Config API', file: 'airbyte/config.yaml', envVar: 'AIRBYTE_CONFIG_API_SPEC' };
 
 /**
- * Airbyte's official public API description (OpenAPI 3.1, JSON Schema 2020-12), for checking what
+ * Airbyte's official public API description (OpenAPI 3.1, JSON Schema 2020-12), and its config API's, for checking what
  * Plugboard's public cloud API takes and answers: a request body against the operation's request
  * schema, an answer against its declared status and schema.
  */
@@ -23,11 +26,12 @@ export class PublicApiSpec {
     // The document also spells the uuid format "UUID".
     this.ajv.addFormat('UUID', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
     for (const { id, doc } of documents) {
-      // Two source schemas do not compile as published (a repeated `required` entry, a `\\-` in a unicode pattern).
+      // Two source schemas do not compile as published (a repeated `required` entry, a `\\-` in a unicode pattern): mended, since SourceConfiguration refers to both.
       const schemas = doc.components.schemas;
       const hellobaton = schemas['source-hellobaton'];
       if (hellobaton && Array.isArray(hellobaton.required)) hellobaton.required = [...new Set(hellobaton.required as string[])];
-      delete schemas['source-the-guardian-api'];
+      const guardian = schemas['source-the-guardian-api']?.properties as Record<string, { pattern?: string }> | undefined;
+      for (const property of Object.values(guardian ?? {})) if (property.pattern) property.pattern = property.pattern.replace(/\\-/g, '-');
       this.ajv.addSchema(doc, id);
     }
   }
@@ -36,10 +40,12 @@ export class PublicApiSpec {
   static load(): PublicApiSpec | undefined {
     const sdk = loadSharedSpec<Document>(AIRBYTE_PUBLIC_SPEC);
     const token = loadSharedSpec<Document>(AIRBYTE_TOKEN_SPEC);
-    if (!sdk || !token) return undefined;
+    const config = loadSharedSpec<Document>(AIRBYTE_CONFIG_SPEC);
+    if (!sdk || !token || !config) return undefined;
     return new PublicApiSpec([
       { id: 'api_sdk', doc: sdk },
       { id: 'api', doc: token },
+      { id: 'config', doc: config },
     ]);
   }
 

@@ -4,6 +4,8 @@ import { DuplicateKeyError, type Store, type Workspace } from '../../stores/type
 import type { HostedConnectors } from '../hosted-connectors.ts';
 import { checkRegionId, DEFAULT_REGION_ID, REGIONS } from '../regions.ts';
 import type { PublicWorkspace, PublicWorkspaceCreateRequest, PublicWorkspaceUpdateRequest } from '../types.generated.ts';
+import { workspaceNotFound as notFound, workspaceOf } from './organization-workspaces.ts';
+import type { WorkspaceResources } from './workspace-resources.ts';
 
 /** A region's data residency, as the public API names it. */
 const RESIDENCY: Record<string, PublicWorkspace['dataResidency']> = { [REGIONS.US]: 'us', [REGIONS.EU]: 'eu' };
@@ -24,6 +26,8 @@ export class PublicWorkspaces {
     private readonly store: Store,
     /** Deleting a workspace deletes its connectors through here, so their replicated records go too. */
     private readonly connectors: HostedConnectors,
+    /** And its sources, destinations and connections of this API. */
+    private readonly resources: WorkspaceResources,
   ) {}
 
   async list(organizationId: string, page: { ids?: string[]; limit: number; offset: number }): Promise<PublicPage<PublicWorkspace>> {
@@ -65,9 +69,10 @@ export class PublicWorkspaces {
     return toPublic({ ...workspace, ...changes });
   }
 
-  /** The workspace and everything in it: its connectors (with what replication stored for them), tokens' origins. */
+  /** The workspace and everything in it: its connectors (with what replication stored for them), tokens' origins, this API's resources. */
   async delete(organizationId: string, id: string): Promise<void> {
     await this.find(organizationId, id);
+    await this.resources.deleteAll(id.toLowerCase());
     for (const connector of await this.store.listConnectors({ workspace_id: id })) {
       await this.connectors.delete({ organization_id: organizationId }, connector.id).catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;
@@ -76,10 +81,8 @@ export class PublicWorkspaces {
     if (!(await this.store.deleteWorkspace(id))) throw notFound(id);
   }
 
-  private async find(organizationId: string, id: string): Promise<Workspace> {
-    const workspace = await this.store.getWorkspace(id.toLowerCase());
-    if (!workspace || workspace.organization_id !== organizationId) throw notFound(id);
-    return workspace;
+  private find(organizationId: string, id: string): Promise<Workspace> {
+    return workspaceOf(this.store, organizationId, id);
   }
 }
 
@@ -91,10 +94,6 @@ function toPublic(workspace: Workspace): PublicWorkspace {
     // Stored as the schema admitted it when written.
     notifications: (workspace.notifications ?? {}) as PublicWorkspace['notifications'],
   };
-}
-
-function notFound(id: string): NotFoundError {
-  return new NotFoundError(`Workspace ${id} not found`, 'workspace_not_found');
 }
 
 function nameTaken(name: string): ConflictError {

@@ -6,7 +6,12 @@ export async function* readAhead<T>(source: AsyncIterable<T>, size: number): Asy
   const iterator = source[Symbol.asyncIterator]();
   const buffer: Promise<IteratorResult<T>>[] = [];
   const fill = () => {
-    while (buffer.length < size) buffer.push(iterator.next());
+    while (buffer.length < size) {
+      const next = iterator.next();
+      // Awaited in turn below; a rejection that arrives before its turn is not unhandled.
+      next.catch(() => undefined);
+      buffer.push(next);
+    }
   };
   try {
     for (;;) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextStore } from '../context-store/context-store.ts';
+import { JobPoller } from '../job-poller.ts';
 import type { ReplicationJobs } from './replication-jobs.ts';
 import { runReplication, type ReplicationTarget } from './run-replication.ts';
 
@@ -39,65 +40,40 @@ const FIRST_RETRY_MS = 30_000;
  */
 export class ReplicationScheduler {
   private readonly owner = randomUUID();
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
-  private readonly pollMs: number;
+  private readonly poller: JobPoller<string>;
   private readonly leaseMs: number;
-  private readonly concurrency: number;
 
   constructor(private readonly options: ReplicationSchedulerOptions) {
-    this.pollMs = options.pollMs ?? 5_000;
     this.leaseMs = options.leaseMs ?? 120_000;
-    this.concurrency = options.concurrency ?? 2;
+    this.poller = new JobPoller<string>(
+      {
+        due: (limit) => options.jobs.due(limit),
+        claim: (connectorId) => options.jobs.claim(connectorId, this.owner, this.leaseMs),
+        run: (connectorId) => this.run(connectorId),
+        pollFailed: (error) => options.log?.({ event: 'replication_poll_failed', error: String(error) }),
+      },
+      options.pollMs ?? 5_000,
+      options.concurrency ?? 2,
+    );
   }
 
   start(): void {
-    if (this.timer || this.abort.signal.aborted) return;
-    this.timer = setInterval(() => this.trigger(), this.pollMs);
-    this.timer.unref();
-    this.trigger();
+    this.poller.start();
   }
 
   /** Looks for due jobs now (after a connector was created or a refresh asked for). */
   trigger(): void {
-    if (!this.timer || this.polling) return;
-    this.polling = this.poll()
-      .catch((error: unknown) => this.options.log?.({ event: 'replication_poll_failed', error: String(error) }))
-      .finally(() => {
-        this.polling = undefined;
-      });
+    this.poller.trigger();
   }
 
   /** Stops polling and the runs in progress (their leases expire; the jobs run again later). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.abort.abort();
-    await this.polling;
-    await Promise.allSettled(this.running.values());
+    await this.poller.stop();
   }
 
   /** Settles when no run of this instance is in progress (tests). */
   async idle(): Promise<void> {
-    while (this.polling || this.running.size > 0) {
-      await this.polling;
-      await Promise.allSettled(this.running.values());
-    }
-  }
-
-  private async poll(): Promise<void> {
-    const free = this.concurrency - this.running.size;
-    if (free <= 0 || this.abort.signal.aborted) return;
-    for (const connectorId of await this.options.jobs.due(free * 2)) {
-      if (this.running.size >= this.concurrency || this.running.has(connectorId)) continue;
-      if (!(await this.options.jobs.claim(connectorId, this.owner, this.leaseMs))) continue;
-      const run = this.run(connectorId).finally(() => {
-        this.running.delete(connectorId);
-        this.trigger();
-      });
-      this.running.set(connectorId, run);
-    }
+    await this.poller.idle();
   }
 
   private async run(connectorId: string): Promise<void> {
@@ -116,11 +92,11 @@ export class ReplicationScheduler {
       renewed = Date.now();
     };
     try {
-      await runReplication(target, { store, onProgress, signal: this.abort.signal });
+      await runReplication(target, { store, onProgress, signal: this.poller.signal });
       await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
       log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
     } catch (error) {
-      if (error instanceof LeaseLostError || this.abort.signal.aborted) return;
+      if (error instanceof LeaseLostError || this.poller.signal.aborted) return;
       const failures = (await jobs.get(connectorId))?.failures ?? 0;
       const retryIn = Math.min(this.options.intervalMs, FIRST_RETRY_MS * 2 ** failures);
       const message = error instanceof Error ? error.message : String(error);

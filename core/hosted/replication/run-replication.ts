@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { PlugboardError, RateLimitedError } from '../../errors.ts';
+import { PlugboardError } from '../../errors.ts';
+import { patient } from '../patient-call.ts';
 import { paginate } from '../../execution/paginate.ts';
 import { readAhead } from './read-ahead.ts';
 import type { ExecuteFunction, ExecuteRequest, ExecuteResult } from '../../execution/types.ts';
@@ -146,25 +146,4 @@ class UpsertBuffer {
     });
     return this.flushing;
   }
-}
-
-/**
- * A call made patient: core's transport already retried a rate limit a few times; replication then
- * waits as long as the upstream asks (bounded per wait) and asks again, for as long as it takes.
- */
-function patient<A, R>(call: (args: A) => Promise<R>, options: ReplicationRunOptions): (args: A) => Promise<R> {
-  const maxWait = options.maxRateLimitWaitMs ?? 60_000;
-  return async (args) => {
-    for (let attempt = 0; ; attempt++) {
-      options.signal?.throwIfAborted();
-      try {
-        return await call(args);
-      } catch (error) {
-        if (!(error instanceof RateLimitedError)) throw error;
-        const hinted = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 1000 * 2 ** Math.min(attempt, 6);
-        await options.onProgress?.();
-        await sleep(Math.min(hinted, maxWait), undefined, { signal: options.signal });
-      }
-    }
-  };
 }

@@ -1,0 +1,88 @@
+import type { SqlDriver } from '../../stores/sql-driver.ts';
+import type { EncryptedValue } from '../../stores/types.ts';
+import { placeholders, updateColumns } from './sql-columns.ts';
+
+/** A stored source or destination: its configuration sealed (see ConfigurationVault). */
+export interface ActorRow {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  /** The type the API names it by (`slack`, `chat`, `postgres`...). */
+  type: string;
+  configuration: EncryptedValue;
+  /** Epoch milliseconds. */
+  created_at: number;
+}
+
+interface Row extends Omit<ActorRow, 'configuration' | 'created_at'> {
+  key_id: string;
+  ciphertext: string;
+  /** PostgreSQL answers a BIGINT as a string. */
+  created_at: number | string;
+}
+
+export interface ActorListFilter {
+  workspaceIds?: string[];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The rows of cloud_sources or cloud_destinations. Deleting one deletes the connections using it
+ * first, in the same transaction, as Airbyte does: a connection never names a missing end.
+ */
+export class ActorTable {
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly table: 'cloud_sources' | 'cloud_destinations',
+    /** The cloud_connections column that names rows of this table. */
+    private readonly connectionColumn: 'source_id' | 'destination_id',
+  ) {}
+
+  async insert(row: ActorRow): Promise<void> {
+    await this.driver.run(
+      `INSERT INTO ${this.table} (id, organization_id, workspace_id, name, type, key_id, ciphertext, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [row.id, row.organization_id, row.workspace_id, row.name, row.type, row.configuration.key_id, row.configuration.ciphertext, row.created_at],
+    );
+  }
+
+  async get(id: string): Promise<ActorRow | undefined> {
+    const row = await this.driver.get<Row>(`SELECT * FROM ${this.table} WHERE id = ?`, [id]);
+    return row && toActorRow(row);
+  }
+
+  /** One more row than the page when one follows (the caller tells `more` from it). */
+  async list(organizationId: string, filter: ActorListFilter): Promise<ActorRow[]> {
+    const ids = filter.workspaceIds ?? [];
+    const rows = await this.driver.all<Row>(
+      `SELECT * FROM ${this.table} WHERE organization_id = ?${ids.length > 0 ? ` AND workspace_id IN (${placeholders(ids)})` : ''}
+       ORDER BY created_at, id LIMIT ? OFFSET ?`,
+      [organizationId, ...ids, filter.limit, filter.offset],
+    );
+    return rows.map(toActorRow);
+  }
+
+  /** False when the row is gone. */
+  update(id: string, changes: { name?: string; configuration?: EncryptedValue }): Promise<boolean> {
+    return updateColumns(this.driver, this.table, id, {
+      name: changes.name,
+      key_id: changes.configuration?.key_id,
+      ciphertext: changes.configuration?.ciphertext,
+    });
+  }
+
+  /** The connections ids removed with it; false `deleted` when the row was already gone. */
+  delete(id: string): Promise<{ deleted: boolean; connectionIds: string[] }> {
+    return this.driver.transaction(async (tx) => {
+      const connections = await tx.all<{ id: string }>(`SELECT id FROM cloud_connections WHERE ${this.connectionColumn} = ?`, [id]);
+      await tx.run(`DELETE FROM cloud_connections WHERE ${this.connectionColumn} = ?`, [id]);
+      const { changes } = await tx.run(`DELETE FROM ${this.table} WHERE id = ?`, [id]);
+      return { deleted: changes > 0, connectionIds: connections.map((row) => row.id) };
+    });
+  }
+}
+
+function toActorRow({ key_id, ciphertext, created_at, ...row }: Row): ActorRow {
+  return { ...row, configuration: { key_id, ciphertext }, created_at: Number(created_at) };
+}

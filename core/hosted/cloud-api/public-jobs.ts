@@ -1,0 +1,151 @@
+import { NotFoundError } from '../../errors.ts';
+import type { Store } from '../../stores/types.ts';
+import type { JobFilter, JobStatus, JobType, SyncAttempt, SyncJob, SyncJobs } from '../sync/sync-jobs.ts';
+import type { ConfigJobInfo, PublicJob, PublicJobCreateRequest } from '../types.generated.ts';
+import type { PublicPage } from './public-workspaces.ts';
+
+/** Finds a connection for an organization: its workspace, or a 404 when it is not the organization's. */
+export interface ConnectionLookup {
+  workspaceOf(organizationId: string, connectionId: string): Promise<string>;
+}
+
+export interface JobListFilter extends Omit<JobFilter, 'workspaceIds' | 'jobType' | 'status'> {
+  workspaceIds?: string[];
+  jobType?: PublicJobCreateRequest['jobType'];
+  status?: string;
+}
+
+/**
+ * Jobs through the public cloud API (and the config API's jobs/get): created for a connection of
+ * the caller's organization, run by the sync worker, listed and cancelled. Another organization's
+ * job is not found.
+ */
+export class PublicJobs {
+  constructor(
+    private readonly jobs: SyncJobs,
+    private readonly store: Store,
+    private readonly connections: ConnectionLookup,
+    /** Tells the worker a job is waiting. */
+    private readonly jobAdded: () => void,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async create(organizationId: string, input: PublicJobCreateRequest): Promise<PublicJob> {
+    const workspaceId = await this.connections.workspaceOf(organizationId, input.connectionId.toLowerCase());
+    const job = await this.jobs.create(input.connectionId.toLowerCase(), workspaceId, jobTypeOf(input.jobType));
+    this.jobAdded();
+    return this.toPublic(job);
+  }
+
+  async get(organizationId: string, id: string): Promise<PublicJob> {
+    return this.toPublic(await this.find(organizationId, id));
+  }
+
+  async cancel(organizationId: string, id: string): Promise<PublicJob> {
+    const job = await this.find(organizationId, id);
+    return this.toPublic((await this.jobs.cancel(job.id)) ?? job);
+  }
+
+  async list(organizationId: string, filter: JobListFilter): Promise<PublicPage<PublicJob>> {
+    if (filter.connectionId !== undefined) await this.connections.workspaceOf(organizationId, filter.connectionId);
+    const own = (await this.store.listWorkspaces(organizationId, { limit: 100_000, offset: 0 })).map((workspace) => workspace.id);
+    const workspaceIds = filter.workspaceIds === undefined ? own : filter.workspaceIds.filter((id) => own.includes(id));
+    // "queued" is a status this engine never gives: nothing matches it.
+    if (filter.status === 'queued') return { items: [], more: false };
+    const { jobType, status, ...rest } = filter;
+    const rows = await this.jobs.list({
+      ...rest,
+      workspaceIds,
+      ...(jobType !== undefined ? { jobType: jobTypeOf(jobType) } : {}),
+      ...(status !== undefined ? { status: status as JobStatus } : {}),
+    });
+    return { items: rows.slice(0, filter.limit).map((job) => this.toPublic(job)), more: rows.length > filter.limit };
+  }
+
+  /** The config API's view: the job with each attempt's counts, failure and log lines. */
+  async info(organizationId: string, id: number): Promise<ConfigJobInfo> {
+    const job = await this.find(organizationId, String(id));
+    const attempts = await this.jobs.attempts(job.id);
+    return {
+      job: {
+        id: job.id,
+        configType: job.job_type === 'sync' ? 'sync' : 'reset_connection',
+        configId: job.connection_id,
+        createdAt: seconds(job.created_at),
+        updatedAt: seconds(job.updated_at),
+        ...(job.started_at ? { startedAt: seconds(job.started_at) } : {}),
+        status: job.status,
+        aggregatedStats: {
+          recordsEmitted: job.rows_synced,
+          bytesEmitted: job.bytes_synced,
+          recordsCommitted: job.rows_synced,
+          bytesCommitted: job.bytes_synced,
+          recordsRejected: 0,
+        },
+      },
+      attempts: attempts.map(attemptInfo),
+    };
+  }
+
+  private async find(organizationId: string, id: string): Promise<SyncJob> {
+    const job = /^[1-9][0-9]{0,15}$/.test(id) ? await this.jobs.get(Number(id)) : undefined;
+    const workspace = job && (await this.store.getWorkspace(job.workspace_id));
+    if (!job || workspace?.organization_id !== organizationId) throw new NotFoundError(`Job ${id} not found`, 'job_not_found');
+    return job;
+  }
+
+  private toPublic(job: SyncJob): PublicJob {
+    const end = job.ended_at ? Date.parse(job.ended_at) : this.clock();
+    return {
+      jobId: job.id,
+      status: job.status,
+      jobType: job.job_type,
+      startTime: job.created_at,
+      connectionId: job.connection_id,
+      lastUpdatedAt: job.updated_at,
+      duration: isoDuration(end - Date.parse(job.created_at)),
+      bytesSynced: job.bytes_synced,
+      rowsSynced: job.rows_synced,
+    };
+  }
+}
+
+function jobTypeOf(given: PublicJobCreateRequest['jobType']): JobType {
+  return given === 'sync' ? 'sync' : 'reset';
+}
+
+function seconds(iso: string): number {
+  return Math.floor(Date.parse(iso) / 1000);
+}
+
+/** `PT1H2M3S`, as Airbyte answers a job's duration. */
+export function isoDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  return `PT${h > 0 ? `${h}H` : ''}${m > 0 ? `${m}M` : ''}${s > 0 || (h === 0 && m === 0) ? `${s}S` : ''}`;
+}
+
+function attemptInfo(attempt: SyncAttempt): ConfigJobInfo['attempts'][number] {
+  return {
+    attempt: {
+      id: attempt.attempt_number - 1,
+      // The config API knows no cancelled attempt: it did not succeed.
+      status: attempt.status === 'cancelled' ? 'failed' : attempt.status,
+      createdAt: seconds(attempt.created_at),
+      updatedAt: seconds(attempt.updated_at),
+      ...(attempt.ended_at ? { endedAt: seconds(attempt.ended_at) } : {}),
+      bytesSynced: attempt.bytes_synced,
+      recordsSynced: attempt.rows_synced,
+      ...(attempt.failure
+        ? {
+            failureSummary: {
+              failures: [{ failureOrigin: 'source', externalMessage: attempt.failure, timestamp: seconds(attempt.ended_at ?? attempt.updated_at) }],
+              partialSuccess: attempt.rows_synced > 0,
+            },
+          }
+        : {}),
+    },
+    logType: 'formatted',
+    logs: { logLines: attempt.log.split('\n').filter((line) => line !== '') },
+  };
+}

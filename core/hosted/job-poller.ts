@@ -1,0 +1,79 @@
+/** What a JobPoller runs: how it finds due jobs, takes one, and runs it. */
+export interface PolledJobs<K> {
+  /** Jobs due now, up to `limit`. */
+  due(limit: number): Promise<K[]>;
+  /** Takes the job for this instance; false when another took it first. */
+  claim(key: K): Promise<boolean>;
+  run(key: K, signal: AbortSignal): Promise<void>;
+  /** A poll that failed (the database unreachable); the next poll tries again. */
+  pollFailed(error: unknown): void;
+}
+
+/**
+ * Runs durable jobs on this instance: polls for due ones every `pollMs` (or when triggered), claims
+ * each, runs up to `concurrency` at once. Stopping aborts the runs in progress; their jobs are rows,
+ * taken over once their leases expire.
+ */
+export class JobPoller<K> {
+  private readonly running = new Map<K, Promise<void>>();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly jobs: PolledJobs<K>,
+    private readonly pollMs: number,
+    private readonly concurrency: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  start(): void {
+    if (this.timer || this.abort.signal.aborted) return;
+    this.timer = setInterval(() => this.trigger(), this.pollMs);
+    this.timer.unref();
+    this.trigger();
+  }
+
+  /** Looks for due jobs now (after one was added). */
+  trigger(): void {
+    if (!this.timer || this.polling) return;
+    this.polling = this.poll()
+      .catch((error: unknown) => this.jobs.pollFailed(error))
+      .finally(() => {
+        this.polling = undefined;
+      });
+  }
+
+  /** Stops polling and the runs in progress. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.abort.abort();
+    await this.polling;
+    await Promise.allSettled(this.running.values());
+  }
+
+  /** Settles when no run of this instance is in progress (tests). */
+  async idle(): Promise<void> {
+    while (this.polling || this.running.size > 0) {
+      await this.polling;
+      await Promise.allSettled(this.running.values());
+    }
+  }
+
+  private async poll(): Promise<void> {
+    const free = this.concurrency - this.running.size;
+    if (free <= 0 || this.abort.signal.aborted) return;
+    for (const key of await this.jobs.due(free * 2)) {
+      if (this.running.size >= this.concurrency || this.running.has(key)) continue;
+      if (!(await this.jobs.claim(key))) continue;
+      const run = this.jobs.run(key, this.abort.signal).finally(() => {
+        this.running.delete(key);
+        this.trigger();
+      });
+      this.running.set(key, run);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+
+/** A connection to a DuckDB file, and what gives it back. */
+export interface DuckDbLease {
+  connection: DuckDBConnection;
+  release(): void;
+}
+
+const open = new Map<string, { instance: Promise<DuckDBInstance>; leases: number }>();
+
+/**
+ * A connection to the file's one instance in this process: DuckDB lets one process hold a file, so
+ * two destinations (or a test reading one) on the same file share it, and the file is let go, for
+ * other programs to open, when the last connection is released.
+ */
+export async function leaseDuckDbFile(file: string): Promise<DuckDbLease> {
+  let entry = open.get(file);
+  if (!entry) {
+    mkdirSync(dirname(file), { recursive: true });
+    entry = { instance: DuckDBInstance.create(file), leases: 0 };
+    open.set(file, entry);
+  }
+  entry.leases++;
+  const held = entry;
+  const release = () => {
+    if (--held.leases > 0 || open.get(file) !== held) return;
+    open.delete(file);
+    void held.instance.then((instance) => instance.closeSync()).catch(() => undefined);
+  };
+  try {
+    const connection = await (await held.instance).connect();
+    return { connection, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { ColumnType, TableSpec, WriteContext } from './destination.ts';
+import type { SqlDialect } from './table-columns.ts';
+
+/** A value as the drivers bind it; JSON columns are bound as their JSON text. */
+export type SqlValue = string | number | boolean | null;
+
+/** One row of `_airbyte_meta.changes`, as Airbyte destinations (v2) record a value they could not write. */
+interface MetaChange {
+  field: string;
+  change: 'NULLED';
+  reason: 'DESTINATION_SERIALIZATION_ERROR';
+}
+
+const DOES_NOT_FIT = Symbol('does not fit');
+type Encoder = (value: unknown) => SqlValue | typeof DOES_NOT_FIT;
+
+const INT64_LIMIT = 2 ** 63;
+/** An escape JSON.stringify writes for U+0000 (an escaped backslash followed by `u0000` is text, not one). */
+const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
+/** An escape JSON.stringify writes for a lone UTF-16 surrogate: not JSON that PostgreSQL or DuckDB take. */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/;
+
+/**
+ * Rows for the table's columns (see sqlColumns), from the records: each value checked against its
+ * column type, one that does not fit written as NULL and noted in the row's `_airbyte_meta`. With a
+ * primary key, a key seen twice in the batch keeps its last record: an upsert statement may touch a
+ * row only once.
+ */
+export function encodeRows(table: TableSpec, records: Record<string, unknown>[], context: WriteContext, dialect: SqlDialect): SqlValue[][] {
+  const encoders = table.columns.map((column) => encoderFor(column.type, dialect));
+  const keyIndexes = table.primaryKey.map((key) => table.columns.findIndex((column) => column.name === key));
+  const extractedAt = new Date().toISOString();
+  const cleanMeta = JSON.stringify({ changes: [], sync_id: context.syncId });
+  const byKey = new Map<unknown, number>();
+  const rows: SqlValue[][] = [];
+  for (const record of records) {
+    const row: SqlValue[] = [];
+    const changes: MetaChange[] = [];
+    for (let i = 0; i < encoders.length; i++) {
+      const name = table.columns[i]!.name;
+      const value = record[name];
+      const encoded = value === undefined || value === null ? null : encoders[i]!(value);
+      if (encoded === DOES_NOT_FIT) changes.push({ field: name, change: 'NULLED', reason: 'DESTINATION_SERIALIZATION_ERROR' });
+      row.push(encoded === DOES_NOT_FIT ? null : encoded);
+    }
+    row.push(randomUUID(), extractedAt, changes.length > 0 ? JSON.stringify({ changes, sync_id: context.syncId }) : cleanMeta);
+    if (keyIndexes.length === 0) {
+      rows.push(row);
+      continue;
+    }
+    const key = primaryKeyOf(row, keyIndexes, table);
+    const earlier = byKey.get(key);
+    if (earlier === undefined) byKey.set(key, rows.push(row) - 1);
+    else rows[earlier] = row;
+  }
+  return rows;
+}
+
+/** The key's values as one Map key (the value itself for a one-column key, the common case). */
+function primaryKeyOf(row: SqlValue[], keyIndexes: number[], table: TableSpec): unknown {
+  const values = keyIndexes.map((index) => row[index]);
+  const missing = values.indexOf(null);
+  if (missing >= 0) {
+    // Without its key a row cannot be upserted, nor told from another: better stopped than lost or doubled.
+    throw new Error(
+      `cannot write table ${JSON.stringify(table.name)}: a record has no usable value for its primary key ${JSON.stringify(table.primaryKey[missing])}`,
+    );
+  }
+  return values.length === 1 ? values[0] : JSON.stringify(values);
+}
+
+function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
+  // A lone surrogate becomes U+FFFD, as it would on its way to any UTF-8 database.
+  const text = (value: string) => (dialect.textAllowsNul || !value.includes('\0') ? value.toWellFormed() : DOES_NOT_FIT);
+  const json = (value: unknown) => {
+    const encoded = JSON.stringify(value);
+    return LONE_SURROGATE_ESCAPE.test(encoded) || (!dialect.textAllowsNul && NUL_ESCAPE.test(encoded)) ? DOES_NOT_FIT : encoded;
+  };
+  switch (type) {
+    // As Airbyte's typing does: a scalar of another type as its text, an object or array as its JSON.
+    case 'string':
+      return (value) => text(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+    case 'integer':
+      return (value) => (typeof value === 'number' && Number.isInteger(value) && value >= -INT64_LIMIT && value < INT64_LIMIT ? value : DOES_NOT_FIT);
+    case 'number':
+      return (value) => (typeof value === 'number' && Number.isFinite(value) ? value : DOES_NOT_FIT);
+    case 'boolean':
+      return (value) => (typeof value !== 'boolean' ? DOES_NOT_FIT : dialect.booleans === 'integer' ? Number(value) : value);
+    case 'json':
+      return json;
+  }
+}
+
+/**
+ * The records as one JSON array, and their size as the sync counts it: the sum of each record's
+ * JSON length in UTF-8 bytes (the array's brackets and commas taken off).
+ */
+export function recordsJson(records: Record<string, unknown>[]): { json: string; bytes: number } {
+  const json = JSON.stringify(records);
+  return { json, bytes: records.length === 0 ? 0 : Buffer.byteLength(json) - records.length - 1 };
+}

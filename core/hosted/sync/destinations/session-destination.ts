@@ -1,0 +1,42 @@
+import type { Destination, DestinationType, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
+import { recordsJson } from './row-encoding.ts';
+import { SerialQueue } from './serial-queue.ts';
+import type { SqlSession } from './sql-session.ts';
+import { dropTables, probeSession, TableLoad } from './table-load.ts';
+
+/**
+ * A destination whose database works off the event loop by itself (PostgreSQL over the network,
+ * DuckDB on its own threads), so its session is driven from this thread, one operation at a time.
+ */
+export class SessionDestination implements Destination {
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    readonly type: DestinationType,
+    private readonly session: SqlSession,
+  ) {}
+
+  check(): Promise<void> {
+    return this.queue.run(() => probeSession(this.session));
+  }
+
+  async openStream(table: TableSpec, mode: WriteMode, context: WriteContext): Promise<StreamWriter> {
+    const load = await this.queue.run(() => TableLoad.open(this.session, table, mode, context));
+    return {
+      write: async (records) => {
+        await this.queue.run(() => load.write(records));
+        return recordsJson(records).bytes;
+      },
+      commit: () => this.queue.run(() => load.commit()),
+      abort: () => this.queue.run(() => load.abort()),
+    };
+  }
+
+  dropTables(names: string[]): Promise<void> {
+    return this.queue.run(() => dropTables(this.session, names));
+  }
+
+  close(): Promise<void> {
+    return this.queue.run(() => this.session.close());
+  }
+}

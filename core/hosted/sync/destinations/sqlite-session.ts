@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SqlValue } from './row-encoding.ts';
+import type { SqlSession } from './sql-session.ts';
+import { quoteIdentifier, type SqlColumn, type SqlDialect } from './table-columns.ts';
+import { insertIntoSql } from './table-sql.ts';
+
+/** SQLite keeps JSON, raw ids and timestamps as TEXT: a declared type of JSON would give the column numeric affinity. */
+const SQLITE_DIALECT: SqlDialect = {
+  types: { string: 'TEXT', integer: 'INTEGER', number: 'REAL', boolean: 'INTEGER', json: 'TEXT', rawId: 'TEXT', extractedAt: 'TEXT', meta: 'TEXT' },
+  maxIdentifierBytes: Number.POSITIVE_INFINITY,
+  foldsIdentifierCase: true,
+  booleans: 'integer',
+  textAllowsNul: true,
+};
+
+/**
+ * A destination SQLite file, opened on first use (its directory made). Synchronous underneath, so it
+ * runs on the destination's own thread (sqlite-worker.ts), never on the event loop's.
+ */
+export class SqliteSession implements SqlSession {
+  readonly dialect = SQLITE_DIALECT;
+  readonly dropCascade = false;
+  private db: Database.Database | undefined;
+  private readonly statements = new Map<string, Database.Statement<SqlValue[]>>();
+
+  /** `label` names the file in errors as its configuration does. */
+  constructor(
+    private readonly file: string,
+    private readonly label: string,
+  ) {}
+
+  qualified(table: string): string {
+    return quoteIdentifier(table);
+  }
+
+  async columnsOf(table: string): Promise<string[] | null> {
+    const rows = this.statement('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[];
+    return rows.length === 0 ? null : rows.map((row) => row.name);
+  }
+
+  async transaction(statements: string[]): Promise<void> {
+    const db = this.opened();
+    db.transaction(() => {
+      for (const statement of statements) db.exec(statement);
+    })();
+  }
+
+  async insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void> {
+    const insert = this.statement(`${insertIntoSql(qualified, columns)} VALUES (${columns.map(() => '?').join(', ')})${conflict}`);
+    this.opened().transaction(() => {
+      for (const row of rows) insert.run(...row);
+    })();
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
+    this.db?.close();
+    this.db = undefined;
+  }
+
+  private statement(sql: string): Database.Statement<SqlValue[]> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.opened().prepare<SqlValue[]>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private opened(): Database.Database {
+    if (this.db) return this.db;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const db = new Database(this.file);
+      db.pragma('busy_timeout = 5000');
+      // WAL: readers keep seeing the last committed table while a batch or a swap is written; NORMAL: a commit needs no fsync in WAL.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      this.db = db;
+      return db;
+    } catch (error) {
+      throw new Error(`cannot open sqlite file ${JSON.stringify(this.label)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The SQLite destination's thread (see sqlite-destination.ts): its own connection to the file, so
+ * the synchronous inserts and swaps of a sync run beside the event loop that reads the source.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
+import { SerialQueue } from './serial-queue.ts';
+import { SqliteSession } from './sqlite-session.ts';
+import { dropTables, probeSession, TableLoad } from './table-load.ts';
+import type { WorkerReply } from './worker-calls.ts';
+
+/** The Destination's operations, a stream named by a number the main thread chose. */
+export type SqliteCall =
+  | { op: 'check' }
+  | { op: 'open'; stream: number; table: TableSpec; mode: WriteMode; context: WriteContext }
+  | { op: 'write'; stream: number; json: string }
+  | { op: 'commit' | 'abort'; stream: number }
+  | { op: 'drop'; names: string[] }
+  | { op: 'close' };
+
+const { file, label } = workerData as { file: string; label: string };
+const session = new SqliteSession(file, label);
+const loads = new Map<number, TableLoad>();
+const queue = new SerialQueue();
+
+function loadOf(stream: number): TableLoad {
+  const load = loads.get(stream);
+  if (!load) throw new Error(`no open stream ${stream}`);
+  return load;
+}
+
+async function handle(call: SqliteCall): Promise<void> {
+  switch (call.op) {
+    case 'check':
+      return probeSession(session);
+    case 'open':
+      loads.set(call.stream, await TableLoad.open(session, call.table, call.mode, call.context));
+      return;
+    case 'write':
+      return loadOf(call.stream).write(JSON.parse(call.json) as Record<string, unknown>[]);
+    case 'commit':
+      await loadOf(call.stream).commit();
+      loads.delete(call.stream);
+      return;
+    // After a commit (or a failed open) there is nothing left to abort.
+    case 'abort':
+      await loads.get(call.stream)?.abort();
+      loads.delete(call.stream);
+      return;
+    case 'drop':
+      return dropTables(session, call.names);
+    case 'close':
+      return session.close();
+  }
+}
+
+parentPort!.on('message', ({ seq, call }: { seq: number; call: SqliteCall }) => {
+  queue
+    .run(() => handle(call))
+    .then(
+      () => parentPort!.postMessage({ seq } satisfies WorkerReply),
+      (error: unknown) => parentPort!.postMessage({ seq, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
+    );
+});

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
+import { encodeRows } from './row-encoding.ts';
+import type { SqlSession } from './sql-session.ts';
+import { checkTableSpec, missingColumns, type SqlColumn, sqlColumns, stagingTableName } from './table-columns.ts';
+import { addColumnSql, createTableSql, dropTableSql, onConflictSql, renameTableSql } from './table-sql.ts';
+
+/**
+ * One stream's rows going into one table, the same on every backend (the session speaks its SQL):
+ * `overwrite` fills a staging table that `commit` swaps in, `append_dedup` upserts into the table.
+ */
+export class TableLoad {
+  private state: 'open' | 'committed' | 'aborted' = 'open';
+
+  private constructor(
+    private readonly session: SqlSession,
+    private readonly table: TableSpec,
+    private readonly mode: WriteMode,
+    private readonly context: WriteContext,
+    /** The staging table (`overwrite`) or the table itself. */
+    private readonly target: string,
+    private readonly columns: SqlColumn[],
+  ) {}
+
+  /** Creates the staging table (dropping one a crashed attempt left), or the table or its missing columns. */
+  static async open(session: SqlSession, table: TableSpec, mode: WriteMode, context: WriteContext): Promise<TableLoad> {
+    checkTableSpec(table, session.dialect);
+    const columns = sqlColumns(table, session.dialect);
+    if (mode === 'overwrite') {
+      const staging = stagingTableName(table.name, session.dialect);
+      const qualified = session.qualified(staging);
+      await session.transaction([dropTableSql(qualified, session.dropCascade), createTableSql(qualified, columns, table.primaryKey)]);
+      return new TableLoad(session, table, mode, context, staging, columns);
+    }
+    const qualified = session.qualified(table.name);
+    const existing = await session.columnsOf(table.name);
+    const statements =
+      existing === null
+        ? [createTableSql(qualified, columns, table.primaryKey)]
+        : missingColumns(columns, existing, session.dialect).map((column) => addColumnSql(qualified, column));
+    if (statements.length > 0) await session.transaction(statements);
+    return new TableLoad(session, table, mode, context, table.name, columns);
+  }
+
+  async write(records: Record<string, unknown>[]): Promise<void> {
+    this.expectOpen('write');
+    if (records.length === 0) return;
+    const rows = encodeRows(this.table, records, this.context, this.session.dialect);
+    const qualified = this.session.qualified(this.target);
+    // Upserting in overwrite too: a source that pages the same record twice must not fail the key.
+    await this.session.insert(qualified, this.columns, rows, onConflictSql(this.table, this.columns));
+  }
+
+  async commit(): Promise<void> {
+    this.expectOpen('commit');
+    if (this.mode === 'overwrite') {
+      const final = this.session.qualified(this.table.name);
+      await this.session.transaction([dropTableSql(final, this.session.dropCascade), renameTableSql(this.session.qualified(this.target), this.table.name)]);
+    }
+    // Only now: a failed swap leaves the staging table for abort() to drop.
+    this.state = 'committed';
+  }
+
+  async abort(): Promise<void> {
+    if (this.state !== 'open') return;
+    this.state = 'aborted';
+    if (this.mode === 'overwrite') await this.session.transaction([dropTableSql(this.session.qualified(this.target), this.session.dropCascade)]);
+  }
+
+  private expectOpen(action: string): void {
+    if (this.state !== 'open') throw new Error(`cannot ${action} table ${JSON.stringify(this.table.name)}: its write was already ${this.state}`);
+  }
+}
+
+/** What check() proves: a table can be created, written and dropped. */
+export async function probeSession(session: SqlSession): Promise<void> {
+  const table: TableSpec = { name: `_airbyte_connection_test_${randomBytes(6).toString('hex')}`, columns: [{ name: 'probe', type: 'string' }], primaryKey: [] };
+  const load = await TableLoad.open(session, table, 'append_dedup', { syncId: 0 });
+  try {
+    await load.write([{ probe: 'ok' }]);
+  } finally {
+    await dropTables(session, [table.name]);
+  }
+}
+
+/** Drops the tables and any staging table an unfinished overwrite of theirs left. */
+export async function dropTables(session: SqlSession, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  const tables = names.flatMap((name) => [name, stagingTableName(name, session.dialect)]);
+  await session.transaction(tables.map((name) => dropTableSql(session.qualified(name), session.dropCascade)));
+}

@@ -1,0 +1,65 @@
+import { Worker } from 'node:worker_threads';
+
+/** What a destination worker answers for each call: nothing, or why it failed. */
+export type WorkerReply = { seq: number; error?: undefined } | { seq: number; error: string };
+
+/**
+ * Calls into a worker thread (started at the first call), answered in the order sent. The worker
+ * module is TypeScript: tsx's loader is registered in the thread before the module is imported.
+ */
+export class WorkerCalls<Call> {
+  private worker: Worker | undefined;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+
+  constructor(
+    private readonly module: URL,
+    private readonly workerData: unknown,
+  ) {}
+
+  call(call: Call): Promise<void> {
+    const worker = this.started();
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject });
+      // Held open only while it has work: an idle destination thread never keeps the process alive.
+      worker.ref();
+      worker.postMessage({ seq, call });
+    });
+  }
+
+  /** Sends the worker its last call (closing what it holds), then ends the thread. */
+  async close(last: Call): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    try {
+      await this.call(last);
+    } finally {
+      this.worker = undefined;
+      await worker.terminate();
+    }
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(this.module.href)}); });`;
+    const worker = new Worker(bootstrap, { eval: true, workerData: this.workerData });
+    worker.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.seq);
+      this.pending.delete(reply.seq);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.error === undefined) waiting?.resolve();
+      else waiting?.reject(new Error(reply.error));
+    });
+    // A thread that died fails what it held; the next call starts another.
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the destination's worker thread exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}

@@ -1,0 +1,127 @@
+import type { ExecuteRequest, ExecuteResult } from '../../execution/types.ts';
+import type { Runtime } from '../../runtime/runtime.ts';
+import type { StoredRecord } from '../../sdk/index.ts';
+import { patient, type PatienceOptions } from '../patient-call.ts';
+import { readAhead } from '../replication/read-ahead.ts';
+import type { Destination } from './destinations/destination.ts';
+import { readStream, type StreamSource } from './read-stream.ts';
+import type { SyncStates } from './sync-states.ts';
+import { findSyncStream, type SyncStreamSpec } from './sync-streams.ts';
+import type { SelectedStream, SyncTarget } from './sync-target.ts';
+import { WritePipeline } from './write-pipeline.ts';
+
+/** Records per destination write: large enough for cheap transactions, small enough to bound memory. */
+const WRITE_BATCH = 5000;
+/** Upstream pages read ahead while a batch is written. */
+const PAGES_AHEAD = 4;
+/** Batches handed to the destination and not yet written: the reader runs ahead of the writer by this much. */
+const WRITES_IN_FLIGHT = 2;
+
+export interface SyncAttemptContext extends PatienceOptions {
+  jobId: number;
+  jobType: 'sync' | 'reset';
+  /** Called after each write (a lease renewal); throwing stops the attempt (the lease was lost, the job cancelled). */
+  onProgress: () => Promise<void>;
+  /** Counts what was written, as it is written. */
+  onWritten(rows: number, bytes: number): Promise<void>;
+  log(line: string): Promise<void>;
+}
+
+export interface SyncDependencies {
+  runtime: Runtime;
+  /** The deployment's upstream root per connector type (the sandboxes in tests). */
+  baseUrls: Record<string, string | undefined>;
+  openDestination(target: SyncTarget['destination']): Destination;
+  states: SyncStates;
+}
+
+/**
+ * One attempt of a job. A sync reads each selected stream through the source's connector and writes
+ * its table: full refresh into a staging table swapped in at the end, incremental upserted by primary
+ * key batch by batch, the stream's state saved only once what it vouches for is written. A reset
+ * drops the tables and forgets the state.
+ */
+export async function runSyncAttempt(target: SyncTarget, context: SyncAttemptContext, deps: SyncDependencies): Promise<void> {
+  const connector = deps.runtime.plugin(target.source.connectorType);
+  const destination = deps.openDestination(target.destination);
+  try {
+    if (context.jobType === 'reset') {
+      await destination.dropTables(target.streams.map((stream) => target.prefix + stream.name));
+      await deps.states.clear(target.connectionId);
+      await context.log(`reset: dropped ${target.streams.length} tables and cleared the state`);
+      return;
+    }
+    const baseUrl = deps.baseUrls[target.source.connectorType];
+    const instance = deps.runtime.instance(
+      target.source.connectorType,
+      { credentials: target.source.credentials, ...(baseUrl ? { base_url: baseUrl } : {}) },
+      { connectorId: target.source.sourceId, mode: 'hosted' },
+    );
+    const source: StreamSource = {
+      connector,
+      execute: patient((request: ExecuteRequest) => instance.execute(request) as Promise<ExecuteResult>, context),
+      settings: target.source.settings,
+    };
+    for (const selected of target.streams) {
+      const spec = findSyncStream(connector, selected.name);
+      if (!spec) throw new Error(`stream "${selected.name}" is not a sync stream of ${connector.type}`);
+      await syncStream(target, selected, spec, source, destination, context, deps.states);
+    }
+  } finally {
+    await destination.close();
+  }
+}
+
+async function syncStream(
+  target: SyncTarget,
+  selected: SelectedStream,
+  spec: SyncStreamSpec,
+  source: StreamSource,
+  destination: Destination,
+  context: SyncAttemptContext,
+  states: SyncStates,
+): Promise<void> {
+  const incremental = selected.syncMode !== 'full_refresh_overwrite';
+  const table = target.prefix + spec.name;
+  const state = incremental ? ((await states.get(target.connectionId, spec.name)) ?? {}) : undefined;
+  await context.log(
+    `${spec.name}: ${incremental ? `incremental into ${table}${Object.keys(state ?? {}).length > 0 ? ', from saved state' : ''}` : `full refresh of ${table}`}`,
+  );
+  const writer = await destination.openStream({ name: table, columns: spec.columns, primaryKey: spec.primaryKey }, incremental ? 'append_dedup' : 'overwrite', {
+    syncId: context.jobId,
+  });
+  let batch: StoredRecord[] = [];
+  let written = 0;
+  // Batches are written (and states saved after them) while the next pages are read.
+  const pipeline = new WritePipeline(WRITES_IN_FLIGHT);
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const records = batch;
+    batch = [];
+    await pipeline.push(async () => {
+      const bytes = await writer.write(records);
+      written += records.length;
+      await context.onWritten(records.length, bytes);
+      await context.onProgress();
+    });
+  };
+  try {
+    for await (const item of readAhead(readStream(source, spec, state), PAGES_AHEAD)) {
+      if ('state' in item) {
+        await flush();
+        await pipeline.push(() => states.save(target.connectionId, spec.name, item.state));
+        continue;
+      }
+      for (const record of item.records) batch.push(record);
+      if (batch.length >= WRITE_BATCH) await flush();
+    }
+    await flush();
+    await pipeline.drain();
+    await writer.commit();
+  } catch (error) {
+    await pipeline.drain().catch(() => undefined);
+    await writer.abort().catch(() => undefined);
+    throw error;
+  }
+  await context.log(`${spec.name}: ${written} records written to ${table}`);
+}

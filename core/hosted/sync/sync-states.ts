@@ -1,0 +1,36 @@
+import type { SqlDriver } from '../../stores/sql-driver.ts';
+import type { StreamState } from './read-stream.ts';
+
+/** Each connection's per-stream state: where its next incremental read starts. */
+export class SyncStates {
+  constructor(private readonly db: SqlDriver) {}
+
+  async get(connectionId: string, stream: string): Promise<StreamState | undefined> {
+    const row = await this.db.get<{ state: string }>('SELECT state FROM sync_state WHERE connection_id = ? AND stream = ?', [connectionId, stream]);
+    return row ? (JSON.parse(row.state) as StreamState) : undefined;
+  }
+
+  async all(connectionId: string): Promise<Record<string, StreamState>> {
+    const rows = await this.db.all<{ stream: string; state: string }>('SELECT stream, state FROM sync_state WHERE connection_id = ? ORDER BY stream', [
+      connectionId,
+    ]);
+    return Object.fromEntries(rows.map((row) => [row.stream, JSON.parse(row.state) as StreamState]));
+  }
+
+  async save(connectionId: string, stream: string, state: StreamState): Promise<void> {
+    await this.db.run(
+      `INSERT INTO sync_state (connection_id, stream, state, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (connection_id, stream) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      [connectionId, stream, JSON.stringify(state), new Date().toISOString()],
+    );
+  }
+
+  /** Forgets the streams' state (`streams` omitted: every stream's): the next sync reads them whole. */
+  async clear(connectionId: string, streams?: string[]): Promise<void> {
+    if (!streams) {
+      await this.db.run('DELETE FROM sync_state WHERE connection_id = ?', [connectionId]);
+      return;
+    }
+    for (const stream of streams) await this.db.run('DELETE FROM sync_state WHERE connection_id = ? AND stream = ?', [connectionId, stream]);
+  }
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { JobPoller } from '../job-poller.ts';
+import { runSyncAttempt, type SyncDependencies } from './run-sync.ts';
+import type { ScheduledSyncs } from './scheduled-syncs.ts';
+import type { SyncJobs } from './sync-jobs.ts';
+import type { SyncTarget } from './sync-target.ts';
+
+export interface SyncWorkerOptions extends SyncDependencies {
+  jobs: SyncJobs;
+  /** Cron schedules, fired on each poll before due jobs are looked for. */
+  schedules?: ScheduledSyncs;
+  /** The connection's sync view, or undefined when it was deleted (its job fails). */
+  target(connectionId: string): Promise<SyncTarget | undefined>;
+  pollMs?: number;
+  /** How long an attempt holds its job without renewing; another instance takes over after it. */
+  leaseMs?: number;
+  /** Before the second attempt; doubled for the third. */
+  retryDelayMs?: number;
+  concurrency?: number;
+  log?: (event: SyncEvent) => void;
+}
+
+export type SyncEvent =
+  | { event: 'sync_attempt_started'; job_id: number; attempt: number; connection_id: string }
+  | { event: 'sync_attempt_finished'; job_id: number; attempt: number; status: string; duration_ms: number; error?: string }
+  | { event: 'sync_poll_failed'; error: string };
+
+/** Thrown into an attempt that must stop: its job was cancelled, or another instance took it over. */
+class StopAttempt extends Error {
+  constructor(readonly reason: 'cancel' | 'lost') {
+    super(reason === 'cancel' ? 'the job was cancelled' : 'another instance took the job over');
+  }
+}
+
+/**
+ * Runs sync jobs on this instance: takes due jobs with a lease, runs an attempt, renews the lease as
+ * records are written (stopping when the job is cancelled or taken over), and ends the attempt:
+ * succeeded, cancelled, or failed and retried (up to three attempts in all).
+ */
+export class SyncWorker {
+  private readonly owner = randomUUID();
+  /** The attempt each job this instance claimed is on. */
+  private readonly attempts = new Map<number, number>();
+  private readonly poller: JobPoller<number>;
+  private readonly leaseMs: number;
+
+  constructor(private readonly options: SyncWorkerOptions) {
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.poller = new JobPoller<number>(
+      {
+        due: async (limit) => {
+          await options.schedules?.fireDue();
+          return options.jobs.runnable(limit);
+        },
+        claim: async (id) => {
+          const attempt = await options.jobs.claim(id, this.owner, this.leaseMs);
+          if (attempt !== undefined) this.attempts.set(id, attempt);
+          return attempt !== undefined;
+        },
+        run: (id) => this.run(id, this.attempts.get(id)!).finally(() => this.attempts.delete(id)),
+        pollFailed: (error) => options.log?.({ event: 'sync_poll_failed', error: String(error) }),
+      },
+      options.pollMs ?? 2_000,
+      options.concurrency ?? 2,
+    );
+  }
+
+  start(): void {
+    this.poller.start();
+  }
+
+  /** Looks for runnable jobs now (after one was created). */
+  trigger(): void {
+    this.poller.trigger();
+  }
+
+  async stop(): Promise<void> {
+    await this.poller.stop();
+  }
+
+  async idle(): Promise<void> {
+    await this.poller.idle();
+  }
+
+  private async run(id: number, attempt: number): Promise<void> {
+    const { jobs, log } = this.options;
+    const started = Date.now();
+    const job = (await jobs.get(id))!;
+    const stop = new AbortController();
+    const signal = AbortSignal.any([stop.signal, this.poller.signal]);
+    let renewed = Date.now();
+    const renew = async (force = false) => {
+      if (!force && Date.now() - renewed < this.leaseMs / 4) return;
+      const lease = await jobs.renew(id, this.owner, this.leaseMs);
+      if (lease !== 'held') {
+        stop.abort();
+        throw new StopAttempt(lease);
+      }
+      renewed = Date.now();
+    };
+    log?.({ event: 'sync_attempt_started', job_id: id, attempt, connection_id: job.connection_id });
+    const writeLog = (line: string) => jobs.log(id, attempt, line);
+    let outcome: Parameters<SyncJobs['finish']>[3];
+    try {
+      await renew(true);
+      const target = await this.options.target(job.connection_id);
+      if (!target) throw new Error(`connection ${job.connection_id} no longer exists`);
+      await runSyncAttempt(
+        target,
+        {
+          jobId: id,
+          jobType: job.job_type,
+          signal,
+          onProgress: renew,
+          onWritten: (rows, bytes) => jobs.recordProgress(id, attempt, rows, bytes),
+          log: writeLog,
+        },
+        this.options,
+      );
+      // A cancellation asked for at the very end still stands.
+      await renew(true);
+      outcome = { status: 'succeeded' };
+    } catch (error) {
+      if (this.poller.signal.aborted) {
+        // Shutting down: the job goes back at once, and the next start (or another instance) resumes it.
+        await jobs.release(id, this.owner);
+        return;
+      }
+      if (error instanceof StopAttempt && error.reason === 'lost') return;
+      if (error instanceof StopAttempt || (await jobs.get(id))?.cancel_requested === 1) outcome = { status: 'cancelled' };
+      else {
+        const message = error instanceof Error ? error.message : String(error);
+        await writeLog(`attempt ${attempt} failed: ${message}`).catch(() => undefined);
+        outcome = { status: 'failed', error: message, retryInMs: (this.options.retryDelayMs ?? 10_000) * 2 ** (attempt - 1) };
+      }
+    }
+    const status = await jobs.finish(id, this.owner, attempt, outcome);
+    const error = outcome.status === 'failed' ? outcome.error : undefined;
+    log?.({ event: 'sync_attempt_finished', job_id: id, attempt, status: status ?? 'lost', duration_ms: Date.now() - started, ...(error ? { error } : {}) });
+    if (status === 'incomplete') setTimeout(() => this.trigger(), (this.options.retryDelayMs ?? 10_000) * 2 ** (attempt - 1)).unref();
+  }
+}

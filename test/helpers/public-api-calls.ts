@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { SqliteDriver } from '../../core/stores/sqlite-driver.ts';
+import { bearer, type HostedFixture } from './hosted-fixture.ts';
+import type { PublicApiSpec } from './public-api-spec.ts';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  /** `v1` (default), `api/public/v1`, or `api` for the config API (its spec paths start with /v1). */
+  prefix?: string;
+  /**
+   * The body or answer holds a configuration in one of Plugboard's own shapes (`chat`, `file-storage`,
+   * `sqlite`), which the official oneOf does not list: problems inside `configuration` are left to the
+   * caller, who checks it against Plugboard's schema; the rest is checked against the official operation.
+   */
+  extension?: boolean;
+}
+
+export interface CallAnswer {
+  status: number;
+  // A JSON answer, asserted on by the tests.
+  body: any;
+}
+
+/** Problems inside a configuration: `/configuration...` or `/data/<i>/configuration...`. */
+const IN_CONFIGURATION = /^\/(data\/\d+\/)?configuration(\/|\s)/;
+
+/**
+ * A caller of the public cloud API (and its config API's checks) whose every request body and every
+ * successful answer is checked against Airbyte's official description of the operation; failures
+ * must be problem details (the config API's: JSON).
+ */
+export function publicApiCalls(fx: HostedFixture, spec: PublicApiSpec, token: () => string) {
+  return async function call(method: Method, specPath: string, path: string, options: CallOptions = {}): Promise<CallAnswer> {
+    const relevant = (problems: string[]) => (options.extension ? problems.filter((problem) => !IN_CONFIGURATION.test(problem)) : problems);
+    if (options.body !== undefined) expect(relevant(spec.requestProblems(method, specPath, options.body)), `${method} ${specPath} request`).toEqual([]);
+    const prefix = options.prefix ?? 'v1';
+    const response = await fx.http(`${prefix}${path}`, {
+      method: method.toUpperCase() as 'GET',
+      headers: bearer(options.token ?? token()),
+      ...(options.body === undefined ? {} : { json: options.body }),
+    });
+    const body = response.body.length > 0 ? JSON.parse(response.body) : undefined;
+    if (response.statusCode < 300) {
+      expect(relevant(spec.responseProblems(method, specPath, response.statusCode, body)), `${method} ${specPath} answer`).toEqual([]);
+    } else {
+      expect(response.headers['content-type'], response.body).toMatch(prefix === 'api' ? /^application\/json/ : /^application\/problem\+json/);
+    }
+    return { status: response.statusCode, body };
+  };
+}
+
+/**
+ * Compiles the official schemas of these operations (`METHOD /path`) up front: the sources' and
+ * destinations' configuration oneOf takes seconds, which would otherwise block the event loop in the
+ * middle of a test, the server in it, long enough for idle keep-alive sockets to be reset.
+ */
+export function compileOperations(spec: PublicApiSpec, operations: string[]): void {
+  for (const operation of operations) {
+    const [method, path] = operation.split(' ') as [Method, string];
+    if (method === 'post' || method === 'patch' || method === 'put') spec.requestProblems(method, path, {});
+    if (method !== 'delete') spec.responseProblems(method, path, 200, {});
+  }
+}
+
+/**
+ * No secret in clear where it must not be: the server's log, the cloud API's tables, and (SQLite)
+ * the database file and its write-ahead log as bytes.
+ */
+export async function expectNowhereInClear(fx: HostedFixture, secrets: string[]): Promise<void> {
+  const { cloudDb } = fx.server.hosted;
+  const rows = [];
+  for (const table of ['cloud_sources', 'cloud_destinations', 'cloud_connections']) rows.push(...(await cloudDb.all(`SELECT * FROM ${table}`)));
+  const files = cloudDb instanceof SqliteDriver ? [cloudDb.file, `${cloudDb.file}-wal`].filter(existsSync) : [];
+  const places = { logs: fx.logs.join('\n'), rows: JSON.stringify(rows), ...Object.fromEntries(files.map((file) => [file, readFileSync(file, 'latin1')])) };
+  for (const secret of secrets) for (const [place, text] of Object.entries(places)) expect(text.includes(secret), `${secret} in ${place}`).toBe(false);
+}
