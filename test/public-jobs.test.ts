@@ -125,6 +125,13 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     expect((await call('get', '/jobs', `/jobs?connectionId=${connectionId}&status=failed`)).body.data).toEqual([]);
     expect((await call('get', '/jobs', `/jobs?workspaceIds=${workspaceId}&jobType=sync`)).body.data.length).toBeGreaterThanOrEqual(3);
 
+    // The same routes answer under /api/public/v1, where clients derive the config API's root from.
+    const viaPublic = await call('post', '/jobs', '/jobs', { prefix: 'api/public/v1', body: { connectionId, jobType: 'sync' } });
+    expect(viaPublic.status).toBe(200);
+    expect((await call('get', '/jobs/{jobId}', `/jobs/${viaPublic.body.jobId}`, { prefix: 'api/public/v1' })).body.jobId).toBe(viaPublic.body.jobId);
+    await settled(viaPublic.body.jobId);
+    expect((await call('get', '/jobs', `/jobs?connectionId=${connectionId}`, { prefix: 'api/public/v1' })).body.data).toHaveLength(4);
+    expect((await call('delete', '/jobs/{jobId}', `/jobs/${viaPublic.body.jobId}`, { prefix: 'api/public/v1' })).body.status).toBe('succeeded');
     // A finished job stays as it ended.
     expect((await call('delete', '/jobs/{jobId}', `/jobs/${ids[0]}`)).body.status).toBe('succeeded');
     const reset = await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'reset' } });
