@@ -22,11 +22,15 @@ import type { AnyRoute } from './route.ts';
 import { connectorRoutes } from './routes/connectors.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { configConnectionCheckRoutes } from './routes/config-connection-checks.ts';
+import { configStateRoutes } from './routes/config-state.ts';
+import { configWebBackendRoutes } from './routes/config-web-backend.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
 import { publicConnectionRoutes } from './routes/public-connections.ts';
 import { publicJobRoutes } from './routes/public-jobs.ts';
+import { publicOrganizationRoutes } from './routes/public-organizations.ts';
 import { publicDestinationRoutes } from './routes/public-destinations.ts';
 import { publicSourceRoutes } from './routes/public-sources.ts';
+import { publicDeclarativeSourceRoutes } from './routes/public-declarative-sources.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
@@ -36,10 +40,14 @@ export const ROUTES: AnyRoute[] = [
   ...connectorRoutes,
   ...publicApiRoutes,
   ...publicSourceRoutes,
+  ...publicDeclarativeSourceRoutes,
   ...publicDestinationRoutes,
   ...publicConnectionRoutes,
   ...publicJobRoutes,
   ...configConnectionCheckRoutes,
+  ...configStateRoutes,
+  ...configWebBackendRoutes,
+  ...publicOrganizationRoutes,
   ...metaRoutes,
 ];
 

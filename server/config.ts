@@ -4,6 +4,7 @@ import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions }
 import type { BaseUrlsForTypes } from '../core/hosted/load-hosted-connectors.ts';
 import { baseUrlSettings } from './base-url-settings.ts';
 import { databaseUrlSetting, httpUrlSetting, integerSetting, listSetting } from './env-settings.ts';
+import { organizationEmailSetting } from './organization-email.ts';
 
 export interface ServerConfig {
   host: string;
@@ -36,6 +37,8 @@ export interface ServerConfig {
   trustedProxyHops: number;
   /** Seconds between two refreshes of a connector's context store (PLUGBOARD_REPLICATION_INTERVAL, default one hour). */
   replicationIntervalSeconds: number;
+  /** The contact address the public API's organizations answer (PLUGBOARD_ORGANIZATION_EMAIL; see organizationEmailSetting). */
+  organizationEmail: string;
 }
 
 /**
@@ -53,12 +56,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       `PLUGBOARD_HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed PLUGBOARD_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`,
     );
   }
+  const publicUrl = publicUrlSetting(env, host, port);
   return {
     host,
     port,
     dataDir: resolve(env.PLUGBOARD_DATA_DIR ?? './data'),
     databaseUrl: databaseUrlSetting(env),
-    publicUrl: publicUrlSetting(env, host, port),
+    publicUrl,
+    organizationEmail: organizationEmailSetting(env, publicUrl),
     connectors: listSetting(env, 'PLUGBOARD_CONNECTORS'),
     baseUrls: (types) => baseUrlSettings(env, types),
     bodyLimitBytes: integerSetting(env, 'PLUGBOARD_BODY_LIMIT_BYTES', 1024 * 1024, 1),

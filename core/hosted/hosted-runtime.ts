@@ -154,6 +154,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     connectors,
     dataDir: options.dataDir,
     syncJobs,
+    syncStates,
     jobAdded: () => syncWorker.trigger(),
     clock: options.clock,
   });

@@ -2,18 +2,39 @@
 
 import type { TypedSchema } from './typed-schema.ts';
 import applicationTokenRequestSchema from '../../schemas/server/application-token-request.json' with { type: 'json' };
+import configActorDefinitionVersionSchema from '../../schemas/server/config-actor-definition-version.json' with { type: 'json' };
+import configCatalogStreamSchema from '../../schemas/server/config-catalog-stream.json' with { type: 'json' };
 import configCheckConnectionReadSchema from '../../schemas/server/config-check-connection-read.json' with { type: 'json' };
+import configConnectionIdRequestSchema from '../../schemas/server/config-connection-id-request.json' with { type: 'json' };
+import configConnectionStateRequestSchema from '../../schemas/server/config-connection-state-request.json' with { type: 'json' };
+import configConnectionStateSchema from '../../schemas/server/config-connection-state.json' with { type: 'json' };
 import configDestinationCheckRequestSchema from '../../schemas/server/config-destination-check-request.json' with { type: 'json' };
+import configDestinationReadSchema from '../../schemas/server/config-destination-read.json' with { type: 'json' };
 import configJobIdRequestSchema from '../../schemas/server/config-job-id-request.json' with { type: 'json' };
 import configJobInfoSchema from '../../schemas/server/config-job-info.json' with { type: 'json' };
+import configKnownExceptionResponseSchema from '../../schemas/server/config-known-exception-response.json' with { type: 'json' };
 import configNotFoundResponseSchema from '../../schemas/server/config-not-found-response.json' with { type: 'json' };
+import configOrganizationIdRequestSchema from '../../schemas/server/config-organization-id-request.json' with { type: 'json' };
+import configOrganizationInfoSchema from '../../schemas/server/config-organization-info.json' with { type: 'json' };
+import configScheduleDataSchema from '../../schemas/server/config-schedule-data.json' with { type: 'json' };
 import configSourceCheckRequestSchema from '../../schemas/server/config-source-check-request.json' with { type: 'json' };
+import configSourceReadSchema from '../../schemas/server/config-source-read.json' with { type: 'json' };
+import configStreamStateSchema from '../../schemas/server/config-stream-state.json' with { type: 'json' };
+import configSyncCatalogSchema from '../../schemas/server/config-sync-catalog.json' with { type: 'json' };
+import configWebBackendConnectionRequestSchema from '../../schemas/server/config-web-backend-connection-request.json' with { type: 'json' };
+import configWebBackendConnectionUpdateSchema from '../../schemas/server/config-web-backend-connection-update.json' with { type: 'json' };
+import configWebBackendConnectionSchema from '../../schemas/server/config-web-backend-connection.json' with { type: 'json' };
+import configWorkspaceIdRequestSchema from '../../schemas/server/config-workspace-id-request.json' with { type: 'json' };
 import connectorCreateRequestSchema from '../../schemas/server/connector-create-request.json' with { type: 'json' };
 import connectorExistsResponseSchema from '../../schemas/server/connector-exists-response.json' with { type: 'json' };
 import connectorListQuerySchema from '../../schemas/server/connector-list-query.json' with { type: 'json' };
 import connectorListSchema from '../../schemas/server/connector-list.json' with { type: 'json' };
 import connectorRecordSchema from '../../schemas/server/connector-record.json' with { type: 'json' };
 import connectorSpecificationListSchema from '../../schemas/server/connector-specification-list.json' with { type: 'json' };
+import declarativeSourceDefinitionCreateRequestSchema from '../../schemas/server/declarative-source-definition-create-request.json' with { type: 'json' };
+import declarativeSourceDefinitionListSchema from '../../schemas/server/declarative-source-definition-list.json' with { type: 'json' };
+import declarativeSourceDefinitionUpdateRequestSchema from '../../schemas/server/declarative-source-definition-update-request.json' with { type: 'json' };
+import declarativeSourceDefinitionSchema from '../../schemas/server/declarative-source-definition.json' with { type: 'json' };
 import destinationDuckdbSchema from '../../schemas/server/destination-duckdb.json' with { type: 'json' };
 import destinationPostgresSchema from '../../schemas/server/destination-postgres.json' with { type: 'json' };
 import destinationSqliteSchema from '../../schemas/server/destination-sqlite.json' with { type: 'json' };
@@ -45,6 +66,9 @@ import publicJobSchema from '../../schemas/server/public-job.json' with { type: 
 import publicListQuerySchema from '../../schemas/server/public-list-query.json' with { type: 'json' };
 import publicNotificationSchema from '../../schemas/server/public-notification.json' with { type: 'json' };
 import publicNotificationsSchema from '../../schemas/server/public-notifications.json' with { type: 'json' };
+import publicOrganizationListSchema from '../../schemas/server/public-organization-list.json' with { type: 'json' };
+import publicOrganizationSchema from '../../schemas/server/public-organization.json' with { type: 'json' };
+import publicPageQuerySchema from '../../schemas/server/public-page-query.json' with { type: 'json' };
 import publicResourceListQuerySchema from '../../schemas/server/public-resource-list-query.json' with { type: 'json' };
 import publicSourceConfigurationSchema from '../../schemas/server/public-source-configuration.json' with { type: 'json' };
 import publicSourceCreateRequestSchema from '../../schemas/server/public-source-create-request.json' with { type: 'json' };
@@ -122,18 +146,39 @@ export type TagMode = "any" | "all";
  */
 export interface ServerSchemas {
   "application-token-request.json": ApplicationTokenRequest;
+  "config-actor-definition-version.json": ConfigActorDefinitionVersion;
+  "config-catalog-stream.json": ConfigCatalogStream;
   "config-check-connection-read.json": ConfigCheckConnectionRead;
+  "config-connection-id-request.json": ConfigConnectionIdRequest;
+  "config-connection-state-request.json": ConfigConnectionStateRequest;
+  "config-connection-state.json": ConfigConnectionState;
   "config-destination-check-request.json": ConfigDestinationCheckRequest;
+  "config-destination-read.json": ConfigDestinationRead;
   "config-job-id-request.json": ConfigJobIdRequest;
   "config-job-info.json": ConfigJobInfo;
+  "config-known-exception-response.json": ConfigKnownExceptionResponse;
   "config-not-found-response.json": ConfigNotFoundResponse;
+  "config-organization-id-request.json": ConfigOrganizationIdRequest;
+  "config-organization-info.json": ConfigOrganizationInfo;
+  "config-schedule-data.json": ConfigScheduleData;
   "config-source-check-request.json": ConfigSourceCheckRequest;
+  "config-source-read.json": ConfigSourceRead;
+  "config-stream-state.json": ConfigStreamState;
+  "config-sync-catalog.json": ConfigSyncCatalog;
+  "config-web-backend-connection-request.json": ConfigWebBackendConnectionRequest;
+  "config-web-backend-connection-update.json": ConfigWebBackendConnectionUpdate;
+  "config-web-backend-connection.json": ConfigWebBackendConnection;
+  "config-workspace-id-request.json": ConfigWorkspaceIdRequest;
   "connector-create-request.json": ConnectorCreateRequest;
   "connector-exists-response.json": ConnectorExistsResponse;
   "connector-list-query.json": ConnectorListQuery;
   "connector-list.json": ConnectorList;
   "connector-record.json": ConnectorRecord;
   "connector-specification-list.json": ConnectorSpecificationList;
+  "declarative-source-definition-create-request.json": DeclarativeSourceDefinitionCreateRequest;
+  "declarative-source-definition-list.json": DeclarativeSourceDefinitionList;
+  "declarative-source-definition-update-request.json": DeclarativeSourceDefinitionUpdateRequest;
+  "declarative-source-definition.json": DeclarativeSourceDefinition;
   "destination-duckdb.json": DestinationDuckdb;
   "destination-postgres.json": DestinationPostgres;
   "destination-sqlite.json": DestinationSqlite;
@@ -165,6 +210,9 @@ export interface ServerSchemas {
   "public-list-query.json": PublicListQuery;
   "public-notification.json": PublicNotification;
   "public-notifications.json": PublicNotifications;
+  "public-organization-list.json": PublicOrganizationList;
+  "public-organization.json": PublicOrganization;
+  "public-page-query.json": PublicPageQuery;
   "public-resource-list-query.json": PublicResourceListQuery;
   "public-source-configuration.json": PublicSourceConfiguration;
   "public-source-create-request.json": PublicSourceCreateRequest;
@@ -209,6 +257,162 @@ export interface ApplicationTokenRequest {
    */
   client_secret: string;
   [k: string]: unknown;
+}
+/**
+ * What runs a source or destination (the config API's ActorDefinitionVersionRead): Plugboard's own connector or destination, not a Docker image.
+ */
+export interface ConfigActorDefinitionVersion {
+  /**
+   * plugboard/source-<sourceType> or plugboard/destination-<destinationType>
+   */
+  dockerRepository: string;
+  /**
+   * Always latest: the one this server runs
+   */
+  dockerImageTag: string;
+  /**
+   * Always false
+   */
+  supportsRefreshes: boolean;
+  /**
+   * Always supported
+   */
+  supportState: "supported";
+  /**
+   * Always false
+   */
+  isVersionOverrideApplied: boolean;
+  /**
+   * Always false
+   */
+  supportsFileTransfer: boolean;
+  /**
+   * Always false
+   */
+  supportsDataActivation: boolean;
+}
+/**
+ * One stream of a sync catalog (the config API's AirbyteStreamAndConfiguration): what the source's connector fixes about it, and how the connection syncs it.
+ */
+export interface ConfigCatalogStream {
+  /**
+   * What the connector fixes (AirbyteStream); in a request only the name counts
+   */
+  stream: {
+    /**
+     * The stream: one of the source's sync streams
+     */
+    name: string;
+    /**
+     * Its records' JSON Schema: a property per column of its table
+     */
+    jsonSchema?: {};
+    /**
+     * How it can be read
+     */
+    supportedSyncModes?: ("full_refresh" | "incremental")[];
+    /**
+     * True: the connector fixes the cursor field of an incremental stream
+     */
+    sourceDefinedCursor?: boolean;
+    /**
+     * Its cursor field (empty when it has none)
+     */
+    defaultCursorField?: string[];
+    /**
+     * Its primary key, a path per field
+     */
+    sourceDefinedPrimaryKey?: string[][];
+    /**
+     * Ignored: Plugboard's streams have no namespace
+     */
+    namespace?: string;
+    /**
+     * Ignored
+     */
+    isResumable?: boolean;
+    /**
+     * Ignored
+     */
+    isFileBased?: boolean;
+  };
+  /**
+   * How the connection syncs it (AirbyteStreamConfiguration)
+   */
+  config: {
+    /**
+     * Whether the connection syncs it (left out in a request: selected)
+     */
+    selected?: boolean;
+    /**
+     * How it is read; the stream decides which it supports
+     */
+    syncMode: "full_refresh" | "incremental";
+    /**
+     * How it is written: overwrite with full_refresh, append or append_dedup with incremental
+     */
+    destinationSyncMode: "append" | "overwrite" | "append_dedup" | "overwrite_dedup" | "update" | "soft_delete";
+    /**
+     * The stream's cursor field (fixed by the connector: one given with incremental must be it)
+     */
+    cursorField?: string[];
+    /**
+     * The stream's primary key (fixed by the connector: one given with append_dedup must be it)
+     */
+    primaryKey?: string[][];
+    /**
+     * Ignored
+     */
+    suggested?: boolean;
+    /**
+     * Ignored: a stream's table is the connection's prefix and its name
+     */
+    aliasName?: string;
+    /**
+     * Ignored
+     */
+    namespace?: string;
+    /**
+     * Field selection is not supported: false only
+     */
+    fieldSelectionEnabled?: false;
+    /**
+     * Ignored (field selection is not supported)
+     */
+    selectedFields?: {}[];
+    /**
+     * Not supported: an empty list only
+     *
+     * @maxItems 0
+     */
+    hashedFields?: {}[];
+    /**
+     * Not supported: an empty list only
+     *
+     * @maxItems 0
+     */
+    mappers?: {}[];
+    /**
+     * Ignored
+     */
+    destinationObjectName?: string;
+    /**
+     * Not supported: false only
+     */
+    includeFiles?: false;
+    /**
+     * Ignored
+     */
+    minimumGenerationId?: number;
+    /**
+     * Ignored
+     */
+    generationId?: number;
+    /**
+     * Ignored
+     */
+    syncId?: number;
+  };
 }
 /**
  * Whether a source or destination reached its system with its stored configuration (the config API's CheckConnectionRead), and the synchronous job that tried.
@@ -258,6 +462,81 @@ export interface ConfigSynchronousJobRead {
   connectorConfigurationUpdated?: boolean;
 }
 /**
+ * The config API's connection reference (ConnectionIdRequestBody).
+ */
+export interface ConfigConnectionIdRequest {
+  /**
+   * The connection
+   */
+  connectionId: string;
+}
+/**
+ * A connection's new sync state (the config API's ConnectionStateCreateOrUpdate): it replaces the saved one.
+ */
+export interface ConfigConnectionStateRequest {
+  /**
+   * The connection
+   */
+  connectionId: string;
+  connectionState: ConfigConnectionState;
+}
+/**
+ * A connection's sync state, as the config API's ConnectionState carries it: per stream (stateType stream), or none (not_set). Plugboard keeps no global or legacy state.
+ */
+export interface ConfigConnectionState {
+  /**
+   * stream: streamState lists each stream's; not_set: there is none (global and legacy are refused)
+   */
+  stateType: "global" | "stream" | "legacy" | "not_set";
+  /**
+   * The connection
+   */
+  connectionId: string;
+  /**
+   * Each stream's state (stateType stream)
+   *
+   * @maxItems 1000
+   */
+  streamState?: ConfigStreamState[];
+  /**
+   * A legacy state blob: refused
+   */
+  state?: {};
+  /**
+   * A global state: refused
+   */
+  globalState?: {};
+}
+/**
+ * One stream's saved sync state, as the config API's StreamState carries it: the stream, and where its next incremental read starts.
+ */
+export interface ConfigStreamState {
+  /**
+   * The stream (Plugboard's streams have no namespace)
+   */
+  streamDescriptor: {
+    /**
+     * The stream: one of the connection's
+     */
+    name: string;
+  };
+  /**
+   * The state (left out: the stream has none)
+   */
+  streamState?: {
+    /**
+     * A cursor-based stream's newest cursor value per parent record (its primary key values joined with ':'; '' for a stream without a parent)
+     */
+    cursors?: {
+      [k: string]: string;
+    };
+    /**
+     * A change feed's token: where its next read starts
+     */
+    token?: string;
+  };
+}
+/**
  * The config API's destination reference (DestinationIdRequestBody).
  */
 export interface ConfigDestinationCheckRequest {
@@ -265,6 +544,39 @@ export interface ConfigDestinationCheckRequest {
    * The destination to check
    */
   destinationId: string;
+}
+/**
+ * A destination as the config API's DestinationRead gives it, its secrets masked.
+ */
+export interface ConfigDestinationRead {
+  /**
+   * Its type's definition id
+   */
+  destinationDefinitionId: string;
+  /**
+   * Destination id
+   */
+  destinationId: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  /**
+   * Its configuration, secrets masked
+   */
+  connectionConfiguration: {};
+  /**
+   * Destination name
+   */
+  name: string;
+  /**
+   * Its type (destinationType)
+   */
+  destinationName: string;
+  /**
+   * When it was created, epoch seconds
+   */
+  createdAt: number;
 }
 /**
  * The config API's job reference.
@@ -325,6 +637,23 @@ export interface ConfigJobInfo {
   }[];
 }
 /**
+ * A failure in the config API's shape (KnownExceptionInfo: message), with the server's detail and error code beside it.
+ */
+export interface ConfigKnownExceptionResponse {
+  /**
+   * What went wrong
+   */
+  message: string;
+  /**
+   * The same, as every answer of this server says it
+   */
+  detail: string;
+  /**
+   * Machine-readable cause
+   */
+  error_code?: string;
+}
+/**
  * The config API's answer for an unknown id (NotFoundKnownExceptionInfo), with the server's detail and error code beside it.
  */
 export interface ConfigNotFoundResponse {
@@ -346,6 +675,67 @@ export interface ConfigNotFoundResponse {
   error_code?: string;
 }
 /**
+ * The config API's organization reference (OrganizationIdRequestBody).
+ */
+export interface ConfigOrganizationIdRequest {
+  /**
+   * The organization
+   */
+  organizationId: string;
+}
+/**
+ * An organization's basic information, as the config API's OrganizationInfoRead gives it.
+ */
+export interface ConfigOrganizationInfo {
+  /**
+   * Organization id
+   */
+  organizationId: string;
+  /**
+   * Its name
+   */
+  organizationName: string;
+  /**
+   * Always false: Plugboard has no single sign-on
+   */
+  sso: boolean;
+  /**
+   * Always false: Plugboard provisions no users by SCIM
+   */
+  scim: boolean;
+}
+/**
+ * When a connection syncs, per its scheduleType (the config API's ConnectionScheduleData): a cron expression and its time zone. Basic schedules are refused.
+ */
+export interface ConfigScheduleData {
+  /**
+   * Not supported: give a cron schedule
+   */
+  basicSchedule?: {
+    /**
+     * Unit
+     */
+    timeUnit: "minutes" | "hours" | "days" | "weeks" | "months";
+    /**
+     * How many
+     */
+    units: number;
+  };
+  /**
+   * The cron schedule
+   */
+  cron?: {
+    /**
+     * Quartz (seconds first, ? allowed) or 5-field cron
+     */
+    cronExpression: string;
+    /**
+     * An IANA time zone, e.g. UTC
+     */
+    cronTimeZone: string;
+  };
+}
+/**
  * The config API's source reference (SourceIdRequestBody).
  */
 export interface ConfigSourceCheckRequest {
@@ -353,6 +743,300 @@ export interface ConfigSourceCheckRequest {
    * The source to check
    */
   sourceId: string;
+}
+/**
+ * A source as the config API's SourceRead gives it, its secrets masked.
+ */
+export interface ConfigSourceRead {
+  /**
+   * Its type's definition id
+   */
+  sourceDefinitionId: string;
+  /**
+   * Source id
+   */
+  sourceId: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+  /**
+   * Its configuration, secrets masked
+   */
+  connectionConfiguration: {};
+  /**
+   * Source name
+   */
+  name: string;
+  /**
+   * Its type (sourceType)
+   */
+  sourceName: string;
+  /**
+   * When it was created, epoch seconds
+   */
+  createdAt: number;
+}
+/**
+ * A connection's sync catalog (the config API's AirbyteCatalog): every sync stream of its source, each with whether and how the connection syncs it.
+ */
+export interface ConfigSyncCatalog {
+  /**
+   * The streams
+   *
+   * @maxItems 1000
+   */
+  streams: ConfigCatalogStream[];
+}
+/**
+ * The config API's web backend connection reference (WebBackendConnectionRequestBody).
+ */
+export interface ConfigWebBackendConnectionRequest {
+  /**
+   * The connection
+   */
+  connectionId: string;
+  /**
+   * Also answer catalogDiff: the selected streams the source's connector no longer offers (the catalog is always the connector's current one)
+   */
+  withRefreshedCatalog?: boolean;
+}
+/**
+ * What to change in a connection (the config API's WebBackendConnectionUpdate): the fields given; a syncCatalog replaces the streams selected. Fields Plugboard has no use for are taken and ignored.
+ */
+export interface ConfigWebBackendConnectionUpdate {
+  /**
+   * The connection
+   */
+  connectionId: string;
+  /**
+   * Connection name
+   */
+  name?: string;
+  /**
+   * Where tables go; kept as given
+   */
+  namespaceDefinition?: "source" | "destination" | "customformat";
+  /**
+   * The namespace for customformat; kept as given
+   */
+  namespaceFormat?: string;
+  /**
+   * Prepended to each stream's table name
+   */
+  prefix?: string;
+  syncCatalog?: ConfigSyncCatalog;
+  /**
+   * A legacy basic schedule: not supported (give scheduleType cron and scheduleData.cron)
+   */
+  schedule?: {
+    /**
+     * How many
+     */
+    units: number;
+    /**
+     * Unit
+     */
+    timeUnit: "minutes" | "hours" | "days" | "weeks" | "months";
+  };
+  /**
+   * manual or cron (basic is refused)
+   */
+  scheduleType?: "manual" | "basic" | "cron";
+  scheduleData?: ConfigScheduleData;
+  /**
+   * active: its schedule runs; inactive: it does not
+   */
+  status?: "active" | "inactive";
+  /**
+   * Kept as given: a stream's schema is its connector's
+   */
+  nonBreakingChangesPreference?: "ignore" | "disable" | "propagate_columns" | "propagate_fully";
+  /**
+   * Operations are not supported: empty or null only
+   *
+   * @maxItems 0
+   */
+  operations?: {}[] | null;
+  /**
+   * Tags are not supported: empty or null only
+   *
+   * @maxItems 0
+   */
+  tags?: {}[] | null;
+  /**
+   * Ignored
+   */
+  resourceRequirements?: {};
+  /**
+   * Ignored: an update never resets a connection
+   */
+  skipReset?: boolean;
+  /**
+   * Ignored
+   */
+  sourceCatalogId?: string;
+  /**
+   * Ignored
+   */
+  destinationCatalogId?: string;
+  /**
+   * Ignored
+   */
+  dataplaneGroupId?: string;
+  /**
+   * Ignored
+   */
+  notifySchemaChanges?: boolean;
+  /**
+   * Ignored
+   */
+  notifySchemaChangesByEmail?: boolean;
+  /**
+   * Ignored
+   */
+  backfillPreference?: "enabled" | "disabled";
+  /**
+   * Ignored
+   */
+  onDemandEnabled?: boolean;
+}
+/**
+ * A connection as the config API's WebBackendConnectionRead gives it: its settings, its sync catalog, its two ends (secrets masked), and its latest job.
+ */
+export interface ConfigWebBackendConnection {
+  /**
+   * Connection id
+   */
+  connectionId: string;
+  /**
+   * Connection name
+   */
+  name: string;
+  /**
+   * As given
+   */
+  namespaceDefinition: "source" | "destination" | "customformat";
+  /**
+   * As given
+   */
+  namespaceFormat?: string;
+  /**
+   * Prepended to each stream's table name
+   */
+  prefix: string;
+  /**
+   * Its source
+   */
+  sourceId: string;
+  /**
+   * Its destination
+   */
+  destinationId: string;
+  syncCatalog: ConfigSyncCatalog;
+  /**
+   * manual or cron
+   */
+  scheduleType: "manual" | "cron";
+  scheduleData?: ConfigScheduleData;
+  /**
+   * Whether its schedule runs
+   */
+  status: "active" | "inactive";
+  /**
+   * Always empty: operations are not supported
+   *
+   * @maxItems 0
+   */
+  operationIds: string[];
+  /**
+   * Always empty
+   *
+   * @maxItems 0
+   */
+  operations?: {}[];
+  source: ConfigSourceRead;
+  destination: ConfigDestinationRead;
+  /**
+   * When its newest job was created, epoch seconds (left out: it has none)
+   */
+  latestSyncJobCreatedAt?: number;
+  /**
+   * Its newest job's status
+   */
+  latestSyncJobStatus?: "pending" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
+  /**
+   * Whether it has a job pending or running
+   */
+  isSyncing: boolean;
+  /**
+   * With withRefreshedCatalog: the selected streams its source no longer offers
+   */
+  catalogDiff?: {
+    /**
+     * One per stream gone
+     */
+    transforms: {
+      /**
+       * The stream is gone
+       */
+      transformType: "remove_stream";
+      /**
+       * The stream
+       */
+      streamDescriptor: {
+        /**
+         * The stream
+         */
+        name: string;
+      };
+    }[];
+  };
+  /**
+   * breaking when a selected stream is gone, else no_change
+   */
+  schemaChange: "no_change" | "breaking";
+  /**
+   * Always false
+   */
+  notifySchemaChanges: boolean;
+  /**
+   * Always false
+   */
+  notifySchemaChangesByEmail: boolean;
+  /**
+   * As given (the public API's nonBreakingSchemaUpdatesBehavior)
+   */
+  nonBreakingChangesPreference: "ignore" | "disable" | "propagate_columns" | "propagate_fully";
+  /**
+   * When it was created, epoch seconds
+   */
+  createdAt: number;
+  sourceActorDefinitionVersion: ConfigActorDefinitionVersion;
+  destinationActorDefinitionVersion: ConfigActorDefinitionVersion;
+  /**
+   * Always empty: tags are not supported
+   *
+   * @maxItems 0
+   */
+  tags: {}[];
+  /**
+   * Always false
+   */
+  onDemandEnabled: boolean;
+}
+/**
+ * The config API's workspace reference (WorkspaceIdRequestBody).
+ */
+export interface ConfigWorkspaceIdRequest {
+  /**
+   * The workspace
+   */
+  workspaceId: string;
+  /**
+   * Ignored: a deleted workspace is gone
+   */
+  includeTombstone?: boolean;
 }
 /**
  * A hosted connector: the third-party credentials of one external user, for one connector type.
@@ -487,6 +1171,77 @@ export interface ConnectorSpecification {
   replication_config: {
     [k: string]: unknown;
   } | null;
+}
+/**
+ * A new declarative source definition in the workspace of the path.
+ */
+export interface DeclarativeSourceDefinitionCreateRequest {
+  /**
+   * The workspace of the path, which the official description also asks for here; another one is a 400
+   */
+  workspaceId?: string;
+  /**
+   * Its name
+   */
+  name: string;
+  /**
+   * A Plugboard declarative connector manifest, as an object or as YAML text; checked as a loaded connector is
+   */
+  manifest:
+    | {
+        [k: string]: unknown;
+      }
+    | string;
+}
+/**
+ * A page of a workspace's declarative source definitions; next and previous are the addresses of the neighbouring pages (next absent on the last page).
+ */
+export interface DeclarativeSourceDefinitionList {
+  data: DeclarativeSourceDefinition[];
+  /**
+   * The next page
+   */
+  next?: string;
+  /**
+   * The previous page
+   */
+  previous?: string;
+}
+/**
+ * A custom declarative source definition: a Plugboard declarative connector manifest a workspace published, run as a connector without code.
+ */
+export interface DeclarativeSourceDefinition {
+  /**
+   * The definition id: a source names the definition by it (definitionId)
+   */
+  id: string;
+  /**
+   * Its name
+   */
+  name: string;
+  /**
+   * The manifest as published (a YAML one as the object it parses to): a connector definition's data (type, displayName, auth, defaultBaseUrl, transport, pagination, actions, check, syncStreams)
+   */
+  manifest: {
+    [k: string]: unknown;
+  };
+  /**
+   * 1 when published, one more at each update
+   */
+  version: number;
+}
+/**
+ * A declarative source definition's new manifest, which its sources read with from then on.
+ */
+export interface DeclarativeSourceDefinitionUpdateRequest {
+  /**
+   * A Plugboard declarative connector manifest, as an object or as YAML text; checked as a loaded connector is
+   */
+  manifest:
+    | {
+        [k: string]: unknown;
+      }
+    | string;
 }
 /**
  * A DuckDB destination, as Airbyte's destination-duckdb: a database file inside Plugboard's data directory (MotherDuck is not supported).
@@ -1315,6 +2070,46 @@ export interface PublicNotifications {
   syncDisabledWarning?: PublicNotification;
 }
 /**
+ * The caller's organizations (OrganizationsResponse): the one its token is for.
+ */
+export interface PublicOrganizationList {
+  /**
+   * The organizations
+   */
+  data: PublicOrganization[];
+}
+/**
+ * An organization as the public cloud API answers it (OrganizationResponse).
+ */
+export interface PublicOrganization {
+  /**
+   * Organization id
+   */
+  organizationId: string;
+  /**
+   * Its name
+   */
+  organizationName: string;
+  /**
+   * The deployment's contact address (PLUGBOARD_ORGANIZATION_EMAIL, default admin@ the public URL's host): organizations keep none of their own
+   */
+  email: string;
+}
+/**
+ * Paging of a public cloud API list inside one workspace.
+ */
+export interface PublicPageQuery {
+  /**
+   * Page size, 1-100 (default 20)
+   */
+  limit?: string;
+  /**
+   * Items to skip (default 0)
+   */
+  offset?: string;
+  [k: string]: unknown;
+}
+/**
  * Paging of a list of sources, destinations or connections, and the workspaces to narrow it to (repeated or comma-separated).
  */
 export interface PublicResourceListQuery {
@@ -1936,18 +2731,39 @@ export interface WidgetTokenResponse {
 /** Each schema of schemas/server/, by file name, with the type of the values it admits. */
 export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<ServerSchemas[File]> } = {
   'application-token-request.json': applicationTokenRequestSchema,
+  'config-actor-definition-version.json': configActorDefinitionVersionSchema,
+  'config-catalog-stream.json': configCatalogStreamSchema,
   'config-check-connection-read.json': configCheckConnectionReadSchema,
+  'config-connection-id-request.json': configConnectionIdRequestSchema,
+  'config-connection-state-request.json': configConnectionStateRequestSchema,
+  'config-connection-state.json': configConnectionStateSchema,
   'config-destination-check-request.json': configDestinationCheckRequestSchema,
+  'config-destination-read.json': configDestinationReadSchema,
   'config-job-id-request.json': configJobIdRequestSchema,
   'config-job-info.json': configJobInfoSchema,
+  'config-known-exception-response.json': configKnownExceptionResponseSchema,
   'config-not-found-response.json': configNotFoundResponseSchema,
+  'config-organization-id-request.json': configOrganizationIdRequestSchema,
+  'config-organization-info.json': configOrganizationInfoSchema,
+  'config-schedule-data.json': configScheduleDataSchema,
   'config-source-check-request.json': configSourceCheckRequestSchema,
+  'config-source-read.json': configSourceReadSchema,
+  'config-stream-state.json': configStreamStateSchema,
+  'config-sync-catalog.json': configSyncCatalogSchema,
+  'config-web-backend-connection-request.json': configWebBackendConnectionRequestSchema,
+  'config-web-backend-connection-update.json': configWebBackendConnectionUpdateSchema,
+  'config-web-backend-connection.json': configWebBackendConnectionSchema,
+  'config-workspace-id-request.json': configWorkspaceIdRequestSchema,
   'connector-create-request.json': connectorCreateRequestSchema,
   'connector-exists-response.json': connectorExistsResponseSchema,
   'connector-list-query.json': connectorListQuerySchema,
   'connector-list.json': connectorListSchema,
   'connector-record.json': connectorRecordSchema,
   'connector-specification-list.json': connectorSpecificationListSchema,
+  'declarative-source-definition-create-request.json': declarativeSourceDefinitionCreateRequestSchema,
+  'declarative-source-definition-list.json': declarativeSourceDefinitionListSchema,
+  'declarative-source-definition-update-request.json': declarativeSourceDefinitionUpdateRequestSchema,
+  'declarative-source-definition.json': declarativeSourceDefinitionSchema,
   'destination-duckdb.json': destinationDuckdbSchema,
   'destination-postgres.json': destinationPostgresSchema,
   'destination-sqlite.json': destinationSqliteSchema,
@@ -1979,6 +2795,9 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-list-query.json': publicListQuerySchema,
   'public-notification.json': publicNotificationSchema,
   'public-notifications.json': publicNotificationsSchema,
+  'public-organization-list.json': publicOrganizationListSchema,
+  'public-organization.json': publicOrganizationSchema,
+  'public-page-query.json': publicPageQuerySchema,
   'public-resource-list-query.json': publicResourceListQuerySchema,
   'public-source-configuration.json': publicSourceConfigurationSchema,
   'public-source-create-request.json': publicSourceCreateRequestSchema,

@@ -19,12 +19,16 @@ export function createRuntimeContainer(): DependencyContainer {
   return container;
 }
 
-/** Registers a loaded connector under its type id; a type can be registered once. */
-export function registerConnector(container: DependencyContainer, connector: CompiledConnector): void {
-  const types = container.resolve<string[]>(TOKENS.connectorTypes);
-  if (types.includes(connector.type)) throw new Error(`connector type "${connector.type}" is already registered`);
-  container.register<CompiledConnector>(TOKENS.connector(connector.type), { useValue: connector });
-  types.push(connector.type);
+/**
+ * Registers a loaded connector under its type id; a type can be registered once. An unlisted one
+ * (a workspace's declarative source) is found by its type but left out of `connectorTypes`, so no
+ * other tenant sees or offers it.
+ */
+export function registerConnector(container: DependencyContainer, connector: CompiledConnector, listed = true): void {
+  const token = TOKENS.connector(connector.type);
+  if (container.isRegistered(token)) throw new Error(`connector type "${connector.type}" is already registered`);
+  container.register<CompiledConnector>(token, { useValue: connector });
+  if (listed) container.resolve<string[]>(TOKENS.connectorTypes).push(connector.type);
 }
 
 export function findConnector(container: DependencyContainer, type: string): CompiledConnector | undefined {

@@ -63,11 +63,19 @@ export class Runtime {
     return connector.type;
   }
 
-  /** Registers a connector definition given as a value. */
-  registerConnector(definition: ConnectorDefinition): string {
+  /**
+   * Registers a connector definition given as a value. `listed: false` keeps it out of
+   * connectorTypes() (a workspace's own declarative source, which only its tenant reaches by type).
+   */
+  registerConnector(definition: ConnectorDefinition, options: { listed?: boolean } = {}): string {
     const connector = compileConnector(definition, this.ajv, `connector value "${String(definition?.type)}"`);
-    registerConnector(this.container, connector);
+    registerConnector(this.container, connector, options.listed ?? true);
     return connector.type;
+  }
+
+  /** Whether a type is registered, listed or not. */
+  hasConnector(type: string): boolean {
+    return findConnector(this.container, type) !== undefined;
   }
 
   connectorTypes(): string[] {

@@ -13,9 +13,14 @@ const AIRBYTE_CONFIG_SPEC: SharedSpec = { label: 'Config API', file: 'airbyte/co
 
 type Operation = {
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, Response>;
 };
-type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Record<string, unknown>> } };
+/** A response, or (the config API's errors) a `$ref` to a shared one under components/responses. */
+type Response = { content?: Record<string, { schema: unknown }>; $ref?: string };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>>; responses?: Record<string, Response> };
+};
 
 export class PublicApiSpec {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -32,6 +37,9 @@ export class PublicApiSpec {
       if (hellobaton && Array.isArray(hellobaton.required)) hellobaton.required = [...new Set(hellobaton.required as string[])];
       const guardian = schemas['source-the-guardian-api']?.properties as Record<string, { pattern?: string }> | undefined;
       for (const property of Object.values(guardian ?? {})) if (property.pattern) property.pattern = property.pattern.replace(/\\-/g, '-');
+      // The config API's AirbyteStream requires `json_schema` but names the property `jsonSchema` (and admits no other): no stream could conform.
+      const stream = schemas.AirbyteStream;
+      if (Array.isArray(stream?.required)) stream.required = (stream.required as string[]).map((name) => (name === 'json_schema' ? 'jsonSchema' : name));
       this.ajv.addSchema(doc, id);
     }
   }
@@ -60,10 +68,13 @@ export class PublicApiSpec {
   /** Problems of an answer against the operation: a status it declares, and a body on that status's schema. */
   responseProblems(method: string, path: string, status: number, body: unknown): string[] {
     const { id, operation } = this.operation(method, path);
-    const response = operation.responses[String(status)];
-    if (!response) return [`${method} ${path}: status ${status} is not declared (${Object.keys(operation.responses).join(', ')})`];
-    if (!response.content?.['application/json']) return body === undefined ? [] : [`${method} ${path} ${status}: the spec declares no body`];
-    return this.check(`${id}#/paths/${pointer(path)}/${method}/responses/${status}/content/application~1json/schema`, body);
+    const declared = operation.responses[String(status)];
+    if (!declared) return [`${method} ${path}: status ${status} is not declared (${Object.keys(operation.responses).join(', ')})`];
+    const shared = declared.$ref?.replace(/^#\/components\/responses\//, '');
+    const response = shared === undefined ? declared : this.documents.find((document) => document.id === id)!.doc.components.responses?.[shared];
+    if (!response?.content?.['application/json']) return body === undefined ? [] : [`${method} ${path} ${status}: the spec declares no body`];
+    const at = shared === undefined ? `paths/${pointer(path)}/${method}/responses/${status}` : `components/responses/${shared}`;
+    return this.check(`${id}#/${at}/content/application~1json/schema`, body);
   }
 
   private operation(method: string, path: string): { id: string; operation: Operation } {

@@ -56,7 +56,7 @@ function nextFire(cron: ParsedCron, after: number, loc: Loc): number {
   }
 }
 
-function isTimeZone(name: string): boolean {
+export function isTimeZone(name: string): boolean {
   if (!/[A-Za-z]/.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });

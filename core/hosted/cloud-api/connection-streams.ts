@@ -8,7 +8,7 @@ import type { Loc } from './actor-kind.ts';
 type Available = Pick<SyncStreamSpec, 'name' | 'supportedSyncModes' | 'primaryKey' | 'cursorField'>;
 
 /** Deduplicated by key where the stream can be, as Airbyte's default is for incremental streams. */
-function defaultMode(stream: Available): SelectedStream['syncMode'] {
+export function defaultMode(stream: Available): SelectedStream['syncMode'] {
   return stream.supportedSyncModes.includes('incremental_deduped_history') ? 'incremental_deduped_history' : stream.supportedSyncModes[0]!;
 }
 

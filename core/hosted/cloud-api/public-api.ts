@@ -6,16 +6,24 @@ import type { HostedConnectors } from '../hosted-connectors.ts';
 import { ActorTable } from './actor-table.ts';
 import { ConfigurationVault } from './configuration-vault.ts';
 import { ConfiguredActors } from './configured-actors.ts';
+import { ConnectionStates } from './connection-states.ts';
+import { SourceActors } from './declarative-source-actors.ts';
+import { DeclarativeSourceTypes } from './declarative-source-types.ts';
+import { PublicDeclarativeSources } from './declarative-sources.ts';
+import { DeclarativeTable } from './declarative-table.ts';
+import { WorkspaceResourcesWithDefinitions } from './declarative-workspace-resources.ts';
 import { DestinationKinds } from './destination-kinds.ts';
 import { PublicConnections } from './public-connections.ts';
 import { PublicDestinations } from './public-destinations.ts';
 import { PublicJobs } from './public-jobs.ts';
+import { PublicOrganizations } from './public-organizations.ts';
 import type { SyncJobs } from '../sync/sync-jobs.ts';
+import type { SyncStates } from '../sync/sync-states.ts';
 import { PublicSources } from './public-sources.ts';
 import { PublicWorkspaces } from './public-workspaces.ts';
 import { SourceKinds } from './source-kinds.ts';
 import { upstreamCheck } from './upstream-check.ts';
-import { WorkspaceResources } from './workspace-resources.ts';
+import { WebBackendConnections } from './web-backend-connections.ts';
 
 /** The public cloud API's resources. */
 export interface PublicApi {
@@ -24,6 +32,12 @@ export interface PublicApi {
   destinations: PublicDestinations;
   connections: PublicConnections;
   jobs: PublicJobs;
+  organizations: PublicOrganizations;
+  /** The config API's connection states and web backend connections. */
+  states: ConnectionStates;
+  webBackend: WebBackendConnections;
+  /** Workspaces' custom declarative source definitions. */
+  declarativeSources: PublicDeclarativeSources;
 }
 
 export interface PublicApiDependencies {
@@ -38,6 +52,8 @@ export interface PublicApiDependencies {
   /** Where file destinations (SQLite, DuckDB) live. */
   dataDir: string;
   syncJobs: SyncJobs;
+  /** Each connection's per-stream sync state (the config API reads and replaces it). */
+  syncStates: SyncStates;
   /** Tells the sync worker a job was created. */
   jobAdded: () => void;
   clock?: () => number;
@@ -46,13 +62,11 @@ export interface PublicApiDependencies {
 /** Wires the public cloud API's resources over the store (workspaces) and the cloud API's database (the rest). */
 export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const vault = new ConfigurationVault(deps.keyring);
-  const sources = new ConfiguredActors(
-    new ActorTable(deps.cloudDb, 'cloud_sources', 'source_id'),
-    new SourceKinds(deps.runtime, upstreamCheck(deps.runtime, deps.baseUrls)),
-    vault,
-    deps.store,
-    'source',
-  );
+  const check = upstreamCheck(deps.runtime, deps.baseUrls);
+  const definitions = new DeclarativeTable(deps.cloudDb);
+  const declarativeTypes = new DeclarativeSourceTypes(definitions, deps.runtime, check);
+  const sourceKinds = new SourceKinds(deps.runtime, check, declarativeTypes);
+  const sources = new SourceActors(new ActorTable(deps.cloudDb, 'cloud_sources', 'source_id'), sourceKinds, vault, deps.store, definitions, declarativeTypes);
   const destinations = new ConfiguredActors(
     new ActorTable(deps.cloudDb, 'cloud_destinations', 'destination_id'),
     new DestinationKinds(deps.dataDir),
@@ -61,11 +75,17 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     'destination',
   );
   const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime);
+  const publicSources = new PublicSources(sources);
+  const publicDestinations = new PublicDestinations(destinations);
   return {
-    workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResources(deps.cloudDb)),
-    sources: new PublicSources(sources),
-    destinations: new PublicDestinations(destinations),
+    workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResourcesWithDefinitions(deps.cloudDb, definitions)),
+    sources: publicSources,
+    destinations: publicDestinations,
     connections,
     jobs: new PublicJobs(deps.syncJobs, deps.store, connections, deps.jobAdded, deps.clock),
+    organizations: new PublicOrganizations(deps.store),
+    states: new ConnectionStates(connections, deps.syncStates, deps.syncJobs),
+    webBackend: new WebBackendConnections(connections, publicSources, publicDestinations, deps.syncJobs),
+    declarativeSources: new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names()),
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { invalidField, NotFoundError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
-import { syncStreamsOf } from '../sync/sync-streams.ts';
+import { type SyncStreamSpec, syncStreamsOf } from '../sync/sync-streams.ts';
 import type { SyncTarget } from '../sync/sync-target.ts';
 import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionPatchRequest } from '../types.generated.ts';
 import type { ConfiguredActors } from './configured-actors.ts';
@@ -104,6 +104,12 @@ export class PublicConnections {
     return (await this.find(organizationId, id)).workspaceId;
   }
 
+  /** The sync streams the connection's source offers (the config API's catalog and state checks); a 404 when it is not the organization's. */
+  async sourceStreams(organizationId: string, id: string): Promise<SyncStreamSpec[]> {
+    const connection = await this.find(organizationId, id);
+    return this.streamsOf(await this.sources.kindOf(connection.sourceId));
+  }
+
   async delete(organizationId: string, id: string): Promise<void> {
     const connection = await this.find(organizationId, id);
     if (!(await this.table.delete(connection.id))) throw notFound(id);
@@ -145,7 +151,7 @@ export class PublicConnections {
   private streamsOf(kind: SourceKind | undefined) {
     const type = kind?.connectorType;
     if (type === undefined) return [];
-    return this.runtime.connectorTypes().includes(type) ? syncStreamsOf(this.runtime.plugin(type)) : [];
+    return this.runtime.hasConnector(type) ? syncStreamsOf(this.runtime.plugin(type)) : [];
   }
 
   private async toPublic(connection: ConnectionRecord, sourceKind?: SourceKind): Promise<PublicConnection> {

@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { CompiledConnector } from '../../plugins/compiled-connector.ts';
 import { authHeadersFor } from '../../runtime/credentials.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
@@ -15,6 +15,12 @@ export interface SourceKind extends ActorKind {
   connectorType: string;
   /** The connector's credentials, from a valid configuration. */
   credentialsOf(configuration: Record<string, unknown>): Credentials;
+}
+
+/** Source kinds beyond the loaded connector types (published declarative definitions), found by name or definition id. */
+export interface CustomSourceKinds {
+  byName(name: string): SourceKind | undefined;
+  byDefinitionId(definitionId: string): SourceKind | undefined;
 }
 
 /** Airbyte's names for the systems Plugboard's built-in connectors read, in the official configuration shapes. */
@@ -59,25 +65,16 @@ export class SourceKinds implements ActorKinds<SourceKind> {
   readonly typeField = 'sourceType';
   private readonly kinds = new Map<string, SourceKind>();
 
-  constructor(runtime: Runtime, check: UpstreamCheck) {
+  constructor(
+    runtime: Runtime,
+    check: UpstreamCheck,
+    /** Consulted for names and ids the loaded types do not have; never listed in `names()` (they are one workspace's each). */
+    private readonly custom?: CustomSourceKinds,
+  ) {
     const ajv = createAjv();
     const types = runtime.connectorTypes();
-    const kind = (name: string, plugin: CompiledConnector, definitionId: string, schema: JsonSchema, credentialsOf: SourceKind['credentialsOf']) => {
-      const validate: ValidateFunction = ajv.compile(schema);
-      return {
-        name,
-        connectorType: plugin.type,
-        definitionId,
-        secrets: secretFieldsOf(schema),
-        credentialsOf,
-        validate(configuration: Record<string, unknown>, loc: Loc) {
-          validateWith(validate, configuration, loc);
-          // The header rules (printable ASCII, a kind the connector takes) hold whatever the shape.
-          authHeadersFor(plugin.definition, credentialsOf(configuration), [...loc.map(String), 'credentials']);
-        },
-        check: (configuration: Record<string, unknown>, actorId: string) => check(plugin.type, actorId, credentialsOf(configuration)),
-      } satisfies SourceKind;
-    };
+    const kind = (name: string, plugin: CompiledConnector, definitionId: string, schema: JsonSchema, credentialsOf: SourceKind['credentialsOf']) =>
+      connectorSourceKind(ajv, check, plugin, { name, definitionId, schema, credentialsOf });
     for (const [name, source] of Object.entries(AIRBYTE_SOURCES)) {
       if (types.includes(source.connectorType)) {
         this.kinds.set(name, kind(name, runtime.plugin(source.connectorType), source.definitionId, source.schema, source.credentialsOf));
@@ -86,20 +83,16 @@ export class SourceKinds implements ActorKinds<SourceKind> {
     for (const type of types) {
       const plugin = runtime.plugin(type);
       const schema = PLUGBOARD_SHAPES[type] ?? plugboardShape(plugin);
-      // Validated: the shape has the credentials object, and the header rules have checked it.
-      this.kinds.set(
-        type,
-        kind(type, plugin, nameBasedUuid(`source/${type}`), schema, (configuration) => configuration.credentials as Credentials),
-      );
+      this.kinds.set(type, kind(type, plugin, nameBasedUuid(`source/${type}`), schema, plugboardCredentials));
     }
   }
 
   byName(name: string): SourceKind | undefined {
-    return this.kinds.get(name);
+    return this.kinds.get(name) ?? this.custom?.byName(name);
   }
 
   byDefinitionId(definitionId: string): SourceKind | undefined {
-    return [...this.kinds.values()].find((kind) => kind.definitionId === definitionId.toLowerCase());
+    return [...this.kinds.values()].find((kind) => kind.definitionId === definitionId.toLowerCase()) ?? this.custom?.byDefinitionId(definitionId);
   }
 
   names(): string[] {
@@ -112,15 +105,44 @@ export class SourceKinds implements ActorKinds<SourceKind> {
   }
 }
 
+/** A source kind read with `plugin`: its configuration valid against `schema`, its credentials against the header rules and the upstream. */
+export function connectorSourceKind(
+  ajv: Ajv,
+  check: UpstreamCheck,
+  plugin: CompiledConnector,
+  shape: Pick<SourceKind, 'name' | 'definitionId' | 'credentialsOf'> & { schema: JsonSchema },
+): SourceKind {
+  const { name, definitionId, schema, credentialsOf } = shape;
+  const validate: ValidateFunction = ajv.compile(schema);
+  return {
+    name,
+    connectorType: plugin.type,
+    definitionId,
+    secrets: secretFieldsOf(schema),
+    credentialsOf,
+    validate(configuration: Record<string, unknown>, loc: Loc) {
+      validateWith(validate, configuration, loc);
+      // The header rules (printable ASCII, a kind the connector takes) hold whatever the shape.
+      authHeadersFor(plugin.definition, credentialsOf(configuration), [...loc.map(String), 'credentials']);
+    },
+    check: (configuration: Record<string, unknown>, actorId: string) => check(plugin.type, actorId, credentialsOf(configuration)),
+  };
+}
+
+/** Plugboard's shapes carry the connector's own credentials (validated: the shape has the object, the header rules checked it). */
+export function plugboardCredentials(configuration: Record<string, unknown>): Credentials {
+  return configuration.credentials as Credentials;
+}
+
 /**
  * A plugin type's configuration shape: its credentials (checked by the header rules) and the fields
- * of its replication config, each optional.
+ * of its replication config, each optional. `sourceType`: the name sources give the type.
  */
-function plugboardShape(plugin: CompiledConnector): JsonSchema {
+export function plugboardShape(plugin: CompiledConnector, sourceType = plugin.type): JsonSchema {
   const settings = (plugin.definition.replicationConfig?.properties ?? {}) as Record<string, JsonSchema>;
   return {
     type: 'object',
-    properties: { sourceType: { type: 'string', const: plugin.type }, credentials: { type: 'object' }, ...settings },
+    properties: { sourceType: { type: 'string', const: sourceType }, credentials: { type: 'object' }, ...settings },
     required: ['sourceType', 'credentials'],
     additionalProperties: false,
   };

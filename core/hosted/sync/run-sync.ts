@@ -8,14 +8,15 @@ import { readStream, type StreamSource } from './read-stream.ts';
 import type { SyncStates } from './sync-states.ts';
 import { findSyncStream, type SyncStreamSpec } from './sync-streams.ts';
 import type { SelectedStream, SyncTarget } from './sync-target.ts';
+import { StateCheckpoints } from './state-checkpoints.ts';
 import { WritePipeline } from './write-pipeline.ts';
 
 /** Records per destination write: large enough for cheap transactions, small enough to bound memory. */
 const WRITE_BATCH = 5000;
 /** Upstream pages read ahead while a batch is written. */
 const PAGES_AHEAD = 4;
-/** Batches handed to the destination and not yet written: the reader runs ahead of the writer by this much. */
-const WRITES_IN_FLIGHT = 2;
+/** Records handed to the destination and not yet written: the reader runs ahead of the writer by this much. */
+const RECORDS_IN_FLIGHT = 3 * WRITE_BATCH;
 
 export interface SyncAttemptContext extends PatienceOptions {
   jobId: number;
@@ -93,23 +94,27 @@ async function syncStream(
   let batch: StoredRecord[] = [];
   let written = 0;
   // Batches are written (and states saved after them) while the next pages are read.
-  const pipeline = new WritePipeline(WRITES_IN_FLIGHT);
+  const pipeline = new WritePipeline(RECORDS_IN_FLIGHT);
+  const checkpoints = new StateCheckpoints((state) => states.save(target.connectionId, spec.name, state));
   const flush = async () => {
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
     await pipeline.push(async () => {
+      // A stopping server (or a cancelled job) writes no more: the next attempt resumes from the state saved.
+      context.signal?.throwIfAborted();
       const bytes = await writer.write(records);
       written += records.length;
       await context.onWritten(records.length, bytes);
       await context.onProgress();
-    });
+    }, records.length);
   };
   try {
     for await (const item of readAhead(readStream(source, spec, state), PAGES_AHEAD)) {
       if ('state' in item) {
         await flush();
-        await pipeline.push(() => states.save(target.connectionId, spec.name, item.state));
+        // In line after the writes it vouches for.
+        await pipeline.push(() => checkpoints.reached(item.state));
         continue;
       }
       for (const record of item.records) batch.push(record);
@@ -117,9 +122,13 @@ async function syncStream(
     }
     await flush();
     await pipeline.drain();
+    await checkpoints.save();
+    context.signal?.throwIfAborted();
     await writer.commit();
   } catch (error) {
     await pipeline.drain().catch(() => undefined);
+    // What the last state reached vouches for is written: the next attempt resumes from there.
+    await checkpoints.save().catch(() => undefined);
     await writer.abort().catch(() => undefined);
     throw error;
   }

@@ -33,4 +33,20 @@ export class SyncStates {
     }
     for (const stream of streams) await this.db.run('DELETE FROM sync_state WHERE connection_id = ? AND stream = ?', [connectionId, stream]);
   }
+
+  /** Replaces the connection's whole state with these streams' (none: forgets it), in one transaction. */
+  async replace(connectionId: string, states: Record<string, StreamState>): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db.transaction(async (tx) => {
+      await tx.run('DELETE FROM sync_state WHERE connection_id = ?', [connectionId]);
+      for (const [stream, state] of Object.entries(states)) {
+        await tx.run('INSERT INTO sync_state (connection_id, stream, state, updated_at) VALUES (?, ?, ?, ?)', [
+          connectionId,
+          stream,
+          JSON.stringify(state),
+          now,
+        ]);
+      }
+    });
+  }
 }

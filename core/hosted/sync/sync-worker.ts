@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobPoller } from '../job-poller.ts';
+import { ProgressReports } from './progress-reports.ts';
 import { runSyncAttempt, type SyncDependencies } from './run-sync.ts';
 import type { ScheduledSyncs } from './scheduled-syncs.ts';
 import type { SyncJobs } from './sync-jobs.ts';
@@ -100,6 +101,7 @@ export class SyncWorker {
     };
     log?.({ event: 'sync_attempt_started', job_id: id, attempt, connection_id: job.connection_id });
     const writeLog = (line: string) => jobs.log(id, attempt, line);
+    const progress = new ProgressReports((rows, bytes) => jobs.recordProgress(id, attempt, rows, bytes));
     let outcome: Parameters<SyncJobs['finish']>[3];
     try {
       await renew(true);
@@ -117,10 +119,12 @@ export class SyncWorker {
         },
         this.options,
       );
+      await progress.flush();
       // A cancellation asked for at the very end still stands.
       await renew(true);
       outcome = { status: 'succeeded' };
     } catch (error) {
+      await progress.flush().catch(() => undefined);
       if (this.poller.signal.aborted) {
         // Shutting down: the job goes back at once, and the next start (or another instance) resumes it.
         await jobs.release(id, this.owner);

@@ -1,27 +1,35 @@
 /**
- * Runs writes in order while the caller goes on reading: at most `depth` tasks are in flight, and the
- * caller waits only beyond that. A task after a failed one does not run; the failure surfaces at the
- * next push or at drain.
+ * Runs writes in order while the caller goes on reading: the caller waits only once more than
+ * `maxPending` records are handed over and not yet written. A task after a failed one does not run;
+ * the failure surfaces at the next push or at drain.
  */
 export class WritePipeline {
-  private readonly inFlight: Promise<void>[] = [];
+  private readonly inFlight: { done: Promise<void>; records: number }[] = [];
+  private pending = 0;
   private failure: { error: unknown } | undefined;
 
-  constructor(private readonly depth: number) {}
+  constructor(private readonly maxPending: number) {}
 
-  async push(task: () => Promise<void>): Promise<void> {
+  /** Queues a task that writes `records` records (0 for a state save, which only keeps its place in line). */
+  async push(task: () => Promise<void>, records = 0): Promise<void> {
     this.throwIfFailed();
-    const next = (this.inFlight.at(-1) ?? Promise.resolve()).then(task);
-    next.catch((error: unknown) => {
+    const done = (this.inFlight.at(-1)?.done ?? Promise.resolve()).then(task);
+    done.catch((error: unknown) => {
       this.failure ??= { error };
     });
-    this.inFlight.push(next);
-    while (this.inFlight.length > this.depth) await this.inFlight.shift();
+    this.inFlight.push({ done, records });
+    this.pending += records;
+    while (this.pending > this.maxPending) {
+      const oldest = this.inFlight.shift()!;
+      await oldest.done;
+      this.pending -= oldest.records;
+    }
   }
 
   /** Settles once every task pushed has run; throws the first failure. */
   async drain(): Promise<void> {
-    await Promise.allSettled(this.inFlight.splice(0));
+    await Promise.allSettled(this.inFlight.splice(0).map((task) => task.done));
+    this.pending = 0;
     this.throwIfFailed();
   }
 

@@ -34,17 +34,22 @@ export function encodeRows(table: TableSpec, records: Record<string, unknown>[],
   const cleanMeta = JSON.stringify({ changes: [], sync_id: context.syncId });
   const byKey = new Map<unknown, number>();
   const rows: SqlValue[][] = [];
+  const names = table.columns.map((column) => column.name);
   for (const record of records) {
-    const row: SqlValue[] = [];
-    const changes: MetaChange[] = [];
-    for (let i = 0; i < encoders.length; i++) {
-      const name = table.columns[i]!.name;
-      const value = record[name];
+    const row: SqlValue[] = new Array(names.length + 3);
+    let changes: MetaChange[] | undefined;
+    for (let i = 0; i < names.length; i++) {
+      const value = record[names[i]!];
       const encoded = value === undefined || value === null ? null : encoders[i]!(value);
-      if (encoded === DOES_NOT_FIT) changes.push({ field: name, change: 'NULLED', reason: 'DESTINATION_SERIALIZATION_ERROR' });
-      row.push(encoded === DOES_NOT_FIT ? null : encoded);
+      if (encoded === DOES_NOT_FIT) {
+        changes ??= [];
+        changes.push({ field: names[i]!, change: 'NULLED', reason: 'DESTINATION_SERIALIZATION_ERROR' });
+      }
+      row[i] = encoded === DOES_NOT_FIT ? null : encoded;
     }
-    row.push(randomUUID(), extractedAt, changes.length > 0 ? JSON.stringify({ changes, sync_id: context.syncId }) : cleanMeta);
+    row[names.length] = randomUUID();
+    row[names.length + 1] = extractedAt;
+    row[names.length + 2] = changes ? JSON.stringify({ changes, sync_id: context.syncId }) : cleanMeta;
     if (keyIndexes.length === 0) {
       rows.push(row);
       continue;
@@ -59,15 +64,22 @@ export function encodeRows(table: TableSpec, records: Record<string, unknown>[],
 
 /** The key's values as one Map key (the value itself for a one-column key, the common case). */
 function primaryKeyOf(row: SqlValue[], keyIndexes: number[], table: TableSpec): unknown {
-  const values = keyIndexes.map((index) => row[index]);
-  const missing = values.indexOf(null);
-  if (missing >= 0) {
-    // Without its key a row cannot be upserted, nor told from another: better stopped than lost or doubled.
-    throw new Error(
-      `cannot write table ${JSON.stringify(table.name)}: a record has no usable value for its primary key ${JSON.stringify(table.primaryKey[missing])}`,
-    );
+  if (keyIndexes.length === 1) return keyValue(row[keyIndexes[0]!], 0, table);
+  // Length-prefixed, so no two keys join alike whatever their values hold.
+  let key = '';
+  for (let i = 0; i < keyIndexes.length; i++) {
+    const value = String(keyValue(row[keyIndexes[i]!], i, table));
+    key += `${value.length}:${value}`;
   }
-  return values.length === 1 ? values[0] : JSON.stringify(values);
+  return key;
+}
+
+/** A key column's value; without one a row cannot be upserted, nor told from another: better stopped than lost or doubled. */
+function keyValue(value: SqlValue | undefined, index: number, table: TableSpec): SqlValue {
+  if (value !== null && value !== undefined) return value;
+  throw new Error(
+    `cannot write table ${JSON.stringify(table.name)}: a record has no usable value for its primary key ${JSON.stringify(table.primaryKey[index])}`,
+  );
 }
 
 function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
@@ -75,6 +87,8 @@ function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
   const text = (value: string) => (dialect.textAllowsNul || !value.includes('\0') ? value.toWellFormed() : DOES_NOT_FIT);
   const json = (value: unknown) => {
     const encoded = JSON.stringify(value);
+    // Most JSON has no \u escape at all: the regular expressions run only on what has one.
+    if (!encoded.includes('\\u')) return encoded;
     return LONE_SURROGATE_ESCAPE.test(encoded) || (!dialect.textAllowsNul && NUL_ESCAPE.test(encoded)) ? DOES_NOT_FIT : encoded;
   };
   switch (type) {
@@ -93,10 +107,15 @@ function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
 }
 
 /**
- * The records as one JSON array, and their size as the sync counts it: the sum of each record's
- * JSON length in UTF-8 bytes (the array's brackets and commas taken off).
+ * Encoded rows as one JSON array (how the SQLite destination hands them to its thread), and what
+ * the batch weighs as the sync counts bytes: the UTF-8 size of the values' JSON text.
  */
-export function recordsJson(records: Record<string, unknown>[]): { json: string; bytes: number } {
-  const json = JSON.stringify(records);
-  return { json, bytes: records.length === 0 ? 0 : Buffer.byteLength(json) - records.length - 1 };
+export function rowsJson(rows: SqlValue[][]): { json: string; bytes: number } {
+  const json = JSON.stringify(rows);
+  return { json, bytes: jsonRowsBytes(json, rows.length) };
+}
+
+/** The weight of rows given as their JSON array: each row's own JSON in UTF-8, summed (the outer brackets and the commas between rows taken off). */
+export function jsonRowsBytes(json: string, rows: number): number {
+  return rows === 0 ? 0 : Buffer.byteLength(json) - rows - 1;
 }

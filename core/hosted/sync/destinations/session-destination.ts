@@ -1,5 +1,4 @@
 import type { Destination, DestinationType, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { recordsJson } from './row-encoding.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { SqlSession } from './sql-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
@@ -23,10 +22,7 @@ export class SessionDestination implements Destination {
   async openStream(table: TableSpec, mode: WriteMode, context: WriteContext): Promise<StreamWriter> {
     const load = await this.queue.run(() => TableLoad.open(this.session, table, mode, context));
     return {
-      write: async (records) => {
-        await this.queue.run(() => load.write(records));
-        return recordsJson(records).bytes;
-      },
+      write: (records) => this.queue.run(() => load.write(records)),
       commit: () => this.queue.run(() => load.commit()),
       abort: () => this.queue.run(() => load.abort()),
     };

@@ -3,17 +3,9 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqlValue } from './row-encoding.ts';
 import type { SqlSession } from './sql-session.ts';
-import { quoteIdentifier, type SqlColumn, type SqlDialect } from './table-columns.ts';
+import { SQLITE_DIALECT } from './sqlite-dialect.ts';
+import { quoteIdentifier, type SqlColumn } from './table-columns.ts';
 import { insertIntoSql } from './table-sql.ts';
-
-/** SQLite keeps JSON, raw ids and timestamps as TEXT: a declared type of JSON would give the column numeric affinity. */
-const SQLITE_DIALECT: SqlDialect = {
-  types: { string: 'TEXT', integer: 'INTEGER', number: 'REAL', boolean: 'INTEGER', json: 'TEXT', rawId: 'TEXT', extractedAt: 'TEXT', meta: 'TEXT' },
-  maxIdentifierBytes: Number.POSITIVE_INFINITY,
-  foldsIdentifierCase: true,
-  booleans: 'integer',
-  textAllowsNul: true,
-};
 
 /**
  * A destination SQLite file, opened on first use (its directory made). Synchronous underneath, so it

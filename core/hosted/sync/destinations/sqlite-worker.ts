@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
+import { jsonRowsBytes, type SqlValue } from './row-encoding.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { SqliteSession } from './sqlite-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
@@ -13,7 +14,7 @@ import type { WorkerReply } from './worker-calls.ts';
 export type SqliteCall =
   | { op: 'check' }
   | { op: 'open'; stream: number; table: TableSpec; mode: WriteMode; context: WriteContext }
-  | { op: 'write'; stream: number; json: string }
+  | { op: 'write'; stream: number; rows: string }
   | { op: 'commit' | 'abort'; stream: number }
   | { op: 'drop'; names: string[] }
   | { op: 'close' };
@@ -29,15 +30,20 @@ function loadOf(stream: number): TableLoad {
   return load;
 }
 
-async function handle(call: SqliteCall): Promise<void> {
+async function handle(call: SqliteCall): Promise<number | undefined> {
   switch (call.op) {
     case 'check':
-      return probeSession(session);
+      await probeSession(session);
+      return;
     case 'open':
       loads.set(call.stream, await TableLoad.open(session, call.table, call.mode, call.context));
       return;
-    case 'write':
-      return loadOf(call.stream).write(JSON.parse(call.json) as Record<string, unknown>[]);
+    case 'write': {
+      // Encoded by the main thread (sqlite-destination.ts): flat arrays of values parse fast. Weighed here, off the main thread.
+      const rows = JSON.parse(call.rows) as SqlValue[][];
+      await loadOf(call.stream).writeRows(rows);
+      return jsonRowsBytes(call.rows, rows.length);
+    }
     case 'commit':
       await loadOf(call.stream).commit();
       loads.delete(call.stream);
@@ -48,9 +54,11 @@ async function handle(call: SqliteCall): Promise<void> {
       loads.delete(call.stream);
       return;
     case 'drop':
-      return dropTables(session, call.names);
+      await dropTables(session, call.names);
+      return;
     case 'close':
-      return session.close();
+      await session.close();
+      return;
   }
 }
 
@@ -58,7 +66,7 @@ parentPort!.on('message', ({ seq, call }: { seq: number; call: SqliteCall }) => 
   queue
     .run(() => handle(call))
     .then(
-      () => parentPort!.postMessage({ seq } satisfies WorkerReply),
+      (value) => parentPort!.postMessage({ seq, ...(value === undefined ? {} : { value }) } satisfies WorkerReply),
       (error: unknown) => parentPort!.postMessage({ seq, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
     );
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { encodeRows } from './row-encoding.ts';
+import { encodeRows, rowsJson, type SqlValue } from './row-encoding.ts';
 import type { SqlSession } from './sql-session.ts';
 import { checkTableSpec, missingColumns, type SqlColumn, sqlColumns, stagingTableName } from './table-columns.ts';
 import { addColumnSql, createTableSql, dropTableSql, onConflictSql, renameTableSql } from './table-sql.ts';
@@ -42,10 +42,17 @@ export class TableLoad {
     return new TableLoad(session, table, mode, context, table.name, columns);
   }
 
-  async write(records: Record<string, unknown>[]): Promise<void> {
-    this.expectOpen('write');
-    if (records.length === 0) return;
+  /** Writes the records; answers their weight in bytes (rowsJson). */
+  async write(records: Record<string, unknown>[]): Promise<number> {
     const rows = encodeRows(this.table, records, this.context, this.session.dialect);
+    await this.writeRows(rows);
+    return rowsJson(rows).bytes;
+  }
+
+  /** Rows encodeRows made for this table in this session's dialect (the SQLite destination encodes them on the main thread). */
+  async writeRows(rows: SqlValue[][]): Promise<void> {
+    this.expectOpen('write');
+    if (rows.length === 0) return;
     const qualified = this.session.qualified(this.target);
     // Upserting in overwrite too: a source that pages the same record twice must not fail the key.
     await this.session.insert(qualified, this.columns, rows, onConflictSql(this.table, this.columns));

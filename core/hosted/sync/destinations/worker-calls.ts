@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
-/** What a destination worker answers for each call: nothing, or why it failed. */
-export type WorkerReply = { seq: number; error?: undefined } | { seq: number; error: string };
+/** What a destination worker answers for each call: a number (a write's bytes) or nothing, or why it failed. */
+export type WorkerReply = { seq: number; value?: number; error?: undefined } | { seq: number; error: string };
 
 /**
  * Calls into a worker thread (started at the first call), answered in the order sent. The worker
@@ -10,14 +10,14 @@ export type WorkerReply = { seq: number; error?: undefined } | { seq: number; er
 export class WorkerCalls<Call> {
   private worker: Worker | undefined;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (value: number | undefined) => void; reject: (error: Error) => void }>();
 
   constructor(
     private readonly module: URL,
     private readonly workerData: unknown,
   ) {}
 
-  call(call: Call): Promise<void> {
+  call(call: Call): Promise<number | undefined> {
     const worker = this.started();
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
@@ -48,7 +48,7 @@ export class WorkerCalls<Call> {
       const waiting = this.pending.get(reply.seq);
       this.pending.delete(reply.seq);
       if (this.pending.size === 0) worker.unref();
-      if (reply.error === undefined) waiting?.resolve();
+      if (reply.error === undefined) waiting?.resolve(reply.value);
       else waiting?.reject(new Error(reply.error));
     });
     // A thread that died fails what it held; the next call starts another.

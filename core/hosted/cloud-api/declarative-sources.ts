@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, invalidField, NotFoundError, ValidationError } from '../../errors.ts';
+import type { Store } from '../../stores/types.ts';
+import type { DeclarativeSourceDefinition, DeclarativeSourceDefinitionCreateRequest, DeclarativeSourceDefinitionUpdateRequest } from '../types.generated.ts';
+import { manifestIssues } from './declarative-checks.ts';
+import { type Manifest, manifestObject } from './declarative-manifest.ts';
+import { declarativeSourceType } from './declarative-names.ts';
+import type { DeclarativeSourceTypes } from './declarative-source-types.ts';
+import { type DeclarativeRow, type DeclarativeTable, DeclarativeTypeTakenError } from './declarative-table.ts';
+import { workspaceOf } from './organization-workspaces.ts';
+import type { PublicPage } from './public-workspaces.ts';
+
+const MANIFEST = ['body', 'manifest'];
+
+/**
+ * A workspace's custom declarative source definitions through the public cloud API: a Plugboard
+ * declarative connector manifest, checked as a loaded connector is before it is stored, registered
+ * in the runtime at once, so sources of the workspace can be made of it (see SourceActors).
+ */
+export class PublicDeclarativeSources {
+  constructor(
+    private readonly table: DeclarativeTable,
+    private readonly types: DeclarativeSourceTypes,
+    private readonly store: Store,
+    /** The source types of this server (`chat`, `slack`...), which no manifest may take. */
+    private readonly sourceTypes: () => string[],
+  ) {}
+
+  async list(organizationId: string, workspaceId: string, page: { limit: number; offset: number }): Promise<PublicPage<DeclarativeSourceDefinition>> {
+    const workspace = await workspaceOf(this.store, organizationId, workspaceId);
+    const rows = await this.table.list(workspace.id, { ...page, limit: page.limit + 1 });
+    return { items: rows.slice(0, page.limit).map(toPublic), more: rows.length > page.limit };
+  }
+
+  async get(organizationId: string, workspaceId: string, id: string): Promise<DeclarativeSourceDefinition> {
+    return toPublic(await this.find(organizationId, workspaceId, id));
+  }
+
+  async create(organizationId: string, workspaceId: string, input: DeclarativeSourceDefinitionCreateRequest): Promise<DeclarativeSourceDefinition> {
+    const workspace = await workspaceOf(this.store, organizationId, workspaceId);
+    if (input.workspaceId !== undefined && input.workspaceId.toLowerCase() !== workspace.id) {
+      throw invalidField(['body', 'workspaceId'], 'must be the workspace of the path', 'value_error.workspace_mismatch');
+    }
+    const manifest = this.accepted(input.manifest);
+    const now = Date.now();
+    const row: DeclarativeRow = {
+      id: randomUUID(),
+      organization_id: organizationId,
+      workspace_id: workspace.id,
+      name: input.name,
+      connector_type: manifest.type as string,
+      manifest,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.table.insert(row).catch(typeTaken(row.connector_type));
+    this.types.register(row);
+    return toPublic(row);
+  }
+
+  /** A new manifest, one version up; the definition's sources read with it from their next call. */
+  async update(organizationId: string, workspaceId: string, id: string, input: DeclarativeSourceDefinitionUpdateRequest): Promise<DeclarativeSourceDefinition> {
+    const found = await this.find(organizationId, workspaceId, id);
+    const manifest = this.accepted(input.manifest);
+    const type = manifest.type as string;
+    const row = await this.table.replaceManifest(found.id, manifest, type, Date.now()).catch(typeTaken(type));
+    if (!row) throw notFound(id);
+    this.types.register(row);
+    return toPublic(row);
+  }
+
+  /** Deletes it and, as Airbyte does, its sources and their connections; answers it as it was. */
+  async delete(organizationId: string, workspaceId: string, id: string): Promise<DeclarativeSourceDefinition> {
+    const found = await this.find(organizationId, workspaceId, id);
+    await this.table.deleteWithSources(found.id, declarativeSourceType(found.id));
+    this.types.forget(found.id);
+    return toPublic(found);
+  }
+
+  /** The manifest as an object, every problem of it a 400 issue. */
+  private accepted(given: Manifest | string): Manifest {
+    const manifest = manifestObject(given, MANIFEST);
+    const issues = manifestIssues(manifest, this.sourceTypes());
+    if (issues.length > 0) throw new ValidationError(issues);
+    return manifest;
+  }
+
+  /** The workspace's definition; another workspace's, or one of another organization, is not found. */
+  private async find(organizationId: string, workspaceId: string, id: string): Promise<DeclarativeRow> {
+    const workspace = await workspaceOf(this.store, organizationId, workspaceId);
+    const row = await this.table.get(id.toLowerCase());
+    if (!row || row.workspace_id !== workspace.id) throw notFound(id);
+    return row;
+  }
+}
+
+function toPublic(row: DeclarativeRow): DeclarativeSourceDefinition {
+  return { id: row.id, name: row.name, manifest: row.manifest, version: row.version };
+}
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`Declarative source definition ${id} not found`, 'declarative_source_definition_not_found');
+}
+
+function typeTaken(type: string) {
+  return (error: unknown): never => {
+    if (error instanceof DeclarativeTypeTakenError) {
+      throw new ConflictError(`Another declarative source definition of the workspace has the type "${type}"`, 'declarative_source_type_exists');
+    }
+    throw error;
+  };
+}
