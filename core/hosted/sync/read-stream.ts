@@ -37,7 +37,9 @@ export async function* readStream(source: StreamSource, stream: SyncStreamSpec, 
     }
     let newest = cursors[partition.key];
     for await (const page of pagesOf(source, stream.name, params)) {
-      const records = Object.keys(partition.fields).length === 0 ? page.records : page.records.map((record) => ({ ...record, ...partition.fields }));
+      const records = page.records;
+      // Fresh objects of this page: the parent's fields are set on them rather than copied into new ones.
+      if (Object.keys(partition.fields).length > 0) for (const record of records) Object.assign(record, partition.fields);
       if (incremental) newest = newestOf(records, incremental.cursorField, newest);
       yield { records };
     }
