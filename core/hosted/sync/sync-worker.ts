@@ -22,7 +22,7 @@ export interface SyncWorkerOptions extends SyncDependencies {
 }
 
 export type SyncEvent =
-  | { event: 'sync_attempt_started'; job_id: number; attempt: number; connection_id: string }
+  | { event: 'sync_attempt_started'; job_id: number; attempt: number; connection_id: string; worker: string }
   | { event: 'sync_attempt_finished'; job_id: number; attempt: number; status: string; duration_ms: number; error?: string }
   | { event: 'sync_poll_failed'; error: string };
 
@@ -66,6 +66,11 @@ export class SyncWorker {
     );
   }
 
+  /** This worker's id: the lease owner it writes, and the `worker` of its log events. */
+  get id(): string {
+    return this.owner;
+  }
+
   start(): void {
     this.poller.start();
   }
@@ -99,7 +104,7 @@ export class SyncWorker {
       }
       renewed = Date.now();
     };
-    log?.({ event: 'sync_attempt_started', job_id: id, attempt, connection_id: job.connection_id });
+    log?.({ event: 'sync_attempt_started', job_id: id, attempt, connection_id: job.connection_id, worker: this.owner });
     const writeLog = (line: string) => jobs.log(id, attempt, line);
     const progress = new ProgressReports((rows, bytes) => jobs.recordProgress(id, attempt, rows, bytes));
     let outcome: Parameters<SyncJobs['finish']>[3];
