@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
+import { DriveSandbox } from '../connectors/file-storage/sandbox/index.ts';
 import { createRuntime, type PlugboardRuntime } from '../index.ts';
 import { paginate } from '../core/execution/paginate.ts';
 import type { ExecuteResult } from '../core/execution/types.ts';
@@ -16,6 +17,7 @@ import { findSyncStream } from '../core/hosted/sync/sync-streams.ts';
 import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target.ts';
 import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { asRecord, DESTINATION_TYPES, testDestination, type TestDestination } from './helpers/sync-destinations.ts';
 
 /**
@@ -291,5 +293,106 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
     await expect(jobs.create(target.connectionId, target.workspaceId, 'sync')).resolves.toMatchObject({ status: 'pending' });
     await expect(jobs.create(target.connectionId, target.workspaceId, 'sync')).rejects.toMatchObject({ status: 409 });
     await jobs.cancel((await jobs.live(target.connectionId))!.id);
+  });
+});
+
+describe('sync engine: the file-storage connector', () => {
+  let sandbox: DriveSandbox;
+  let runtime: PlugboardRuntime;
+  let dataDir: string;
+  let driver: SqliteDriver;
+  let jobs: SyncJobs;
+  let states: SyncStates;
+
+  beforeAll(async () => {
+    sandbox = await DriveSandbox.start({ token: DRIVE_TOKEN, files: 40, drives: 2 });
+    runtime = await createRuntime();
+    dataDir = mkdtempSync(join(tmpdir(), 'plugboard-sync-drive-'));
+    driver = new SqliteDriver(dataDir, join(dataDir, 'cloud-api.db'));
+    await migrateSync(driver);
+    jobs = new SyncJobs(driver);
+    states = new SyncStates(driver);
+  });
+  afterAll(async () => {
+    await driver.close();
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function sync(target: SyncTarget): Promise<SyncJob> {
+    const worker = new SyncWorker({
+      jobs,
+      states,
+      runtime,
+      baseUrls: { 'file-storage': sandbox.url },
+      openDestination: (given) => createDestination(given.destinationType, given.configuration, { dataDir }),
+      target: async () => target,
+      pollMs: 25,
+      retryDelayMs: 20,
+    });
+    const job = await jobs.create(target.connectionId, target.workspaceId, 'sync');
+    worker.start();
+    try {
+      for (;;) {
+        const now = (await jobs.get(job.id))!;
+        if (['succeeded', 'failed', 'cancelled'].includes(now.status)) return now;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  it('lands files, drives, permissions and revisions, and follows the changes feed from its saved token', async () => {
+    const destination = await testDestination('sqlite', dataDir);
+    const target: SyncTarget = {
+      connectionId: '00000000-0000-4000-8000-0000000000d1',
+      workspaceId: '00000000-0000-4000-8000-000000000000',
+      prefix: 'drive_',
+      streams: [
+        { name: 'files', syncMode: 'full_refresh_overwrite' },
+        { name: 'drives', syncMode: 'full_refresh_overwrite' },
+        { name: 'permissions', syncMode: 'full_refresh_overwrite' },
+        { name: 'revisions', syncMode: 'full_refresh_overwrite' },
+        { name: 'changes', syncMode: 'incremental_deduped_history' },
+      ],
+      source: { sourceId: 'drive', connectorType: 'file-storage', credentials: { access_token: DRIVE_TOKEN }, settings: {} },
+      destination: { destinationId: 'destination', destinationType: 'sqlite', configuration: destination.configuration },
+    };
+    const first = await sync(target);
+    expect(first.status, JSON.stringify(await jobs.attempts(first.id))).toBe('succeeded');
+    const drive = runtime.connector('file-storage', { credentials: { access_token: DRIVE_TOKEN }, base_url: sandbox.url }) as never as {
+      files: { list(params: Record<string, unknown>): Promise<{ result: Array<{ id: string }> }> };
+    };
+    const files = (await destination.rows('drive_files')).map((row) => row.id).sort();
+    expect(files.length).toBeGreaterThan(0);
+    expect(files).toEqual((await drive.files.list({ pageSize: 1000 })).result.map((file) => file.id).sort());
+    expect((await destination.rows('drive_drives')).length).toBe(2);
+    const permissions = await destination.rows('drive_permissions');
+    expect(permissions.length).toBeGreaterThan(0);
+    expect(new Set(permissions.map((row) => row.file_id)).size).toBeGreaterThan(1);
+    expect((await destination.rows('drive_revisions')).length).toBeGreaterThan(0);
+    // The first sync of a feed only takes its start token: no change is older than the connection.
+    expect(await destination.rows('drive_changes')).toEqual([]);
+    const token = (await states.get(target.connectionId, 'changes'))?.token;
+    expect(token).toBeTruthy();
+
+    // Two changes of the same file since: one row, its latest, and a new token.
+    const changes = sandbox.data.changes as unknown as Array<Record<string, unknown>>;
+    const fileId = files[0] as string;
+    const next = Number(token);
+    changes.push({ changeId: next, changeType: 'file', time: new Date().toISOString(), fileId, removed: false });
+    changes.push({ changeId: next + 1, changeType: 'file', time: new Date().toISOString(), fileId, removed: true });
+    const second = await sync(target);
+    expect(second.status, JSON.stringify(await jobs.attempts(second.id))).toBe('succeeded');
+    const rows = await destination.rows('drive_changes');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ fileId, removed: 1 });
+    expect(Number((await states.get(target.connectionId, 'changes'))?.token)).toBe(next + 2);
+
+    // Nothing new: the table stands as it is.
+    const third = await sync({ ...target, streams: [{ name: 'changes', syncMode: 'incremental_deduped_history' }] });
+    expect(third.rows_synced).toBe(0);
+    expect(await destination.rows('drive_changes')).toHaveLength(1);
   });
 });
