@@ -1,32 +1,29 @@
-/** What a JobPoller runs: how it finds due jobs, takes one, and runs it. */
-export interface PolledJobs<K> {
-  /** Jobs due now, up to `limit`. */
-  due(limit: number): Promise<K[]>;
-  /** Takes the job for this instance; false when another took it first. */
-  claim(key: K): Promise<boolean>;
-  run(key: K, signal: AbortSignal): Promise<void>;
-  /** A poll that failed (the database unreachable); the next poll tries again. */
-  pollFailed(error: unknown): void;
-}
-
 /**
  * Runs durable jobs on this instance: polls for due ones every `pollMs` (or when triggered), claims
  * each, runs up to `concurrency` at once. Stopping aborts the runs in progress; their jobs are rows,
- * taken over once their leases expire.
+ * taken over once their leases expire. A kind of job says how it finds, takes and runs one.
  */
-export class JobPoller<K> {
+export abstract class JobPoller<K> {
   private readonly running = new Map<K, Promise<void>>();
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
 
   constructor(
-    private readonly jobs: PolledJobs<K>,
     private readonly pollMs: number,
     private readonly concurrency: number,
   ) {}
 
-  get signal(): AbortSignal {
+  /** Jobs due now, up to `limit`. */
+  protected abstract due(limit: number): Promise<K[]>;
+  /** Takes the job for this instance; false when another took it first. */
+  protected abstract claim(key: K): Promise<boolean>;
+  protected abstract run(key: K): Promise<void>;
+  /** A poll that failed (the database unreachable); the next poll tries again. */
+  protected abstract pollFailed(error: unknown): void;
+
+  /** Aborted once the poller stops: runs in progress end at their next step. */
+  protected get signal(): AbortSignal {
     return this.abort.signal;
   }
 
@@ -41,7 +38,7 @@ export class JobPoller<K> {
   trigger(): void {
     if (!this.timer || this.polling) return;
     this.polling = this.poll()
-      .catch((error: unknown) => this.jobs.pollFailed(error))
+      .catch((error: unknown) => this.pollFailed(error))
       .finally(() => {
         this.polling = undefined;
       });
@@ -66,10 +63,10 @@ export class JobPoller<K> {
   private async poll(): Promise<void> {
     const free = this.concurrency - this.running.size;
     if (free <= 0 || this.abort.signal.aborted) return;
-    for (const key of await this.jobs.due(free * 2)) {
+    for (const key of await this.due(free * 2)) {
       if (this.running.size >= this.concurrency || this.running.has(key)) continue;
-      if (!(await this.jobs.claim(key))) continue;
-      const run = this.jobs.run(key, this.abort.signal).finally(() => {
+      if (!(await this.claim(key))) continue;
+      const run = this.run(key).finally(() => {
         this.running.delete(key);
         this.trigger();
       });

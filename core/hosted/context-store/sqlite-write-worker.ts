@@ -4,22 +4,16 @@
  * beside the main thread's upstream calls instead of between them.
  */
 import { dirname } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import type { SearchIndex } from '../../sdk/index.ts';
 import { SqliteDriver } from '../../stores/sqlite-driver.ts';
 import { FieldCatalog } from './field-catalog.ts';
 import type { DocumentRow } from './record-writers.ts';
 import { type StoreOwner, writeBatch } from './write-batch.ts';
+import { serveCalls } from '../worker-calls.ts';
 
-export interface WriteRequest {
-  seq: number;
-  owner: StoreOwner;
-  entity: string;
-  index: SearchIndex;
-  rows: DocumentRow[];
-}
-
-export type WriteReply = { seq: number; error?: undefined } | { seq: number; error: string };
+/** What the main thread asks: a batch of one entity's rows, or to close the connection (the last call). */
+export type WriteCall = { op: 'write'; owner: StoreOwner; entity: string; index: SearchIndex; rows: DocumentRow[] } | { op: 'close' };
 
 const file = (workerData as { file: string }).file;
 const driver = new SqliteDriver(dirname(file), file, { bulk: true });
@@ -33,13 +27,7 @@ function catalogOf(entity: string, index: SearchIndex): FieldCatalog {
   return catalog;
 }
 
-parentPort!.on('message', (request: WriteRequest | 'close') => {
-  if (request === 'close') {
-    void driver.close().finally(() => parentPort!.close());
-    return;
-  }
-  writeBatch(driver, request.owner, catalogOf(request.entity, request.index), request.rows).then(
-    () => parentPort!.postMessage({ seq: request.seq } satisfies WriteReply),
-    (error: unknown) => parentPort!.postMessage({ seq: request.seq, error: error instanceof Error ? error.message : String(error) } satisfies WriteReply),
-  );
+serveCalls<WriteCall>(async (call) => {
+  if (call.op === 'close') await driver.close();
+  else await writeBatch(driver, call.owner, catalogOf(call.entity, call.index), call.rows);
 });

@@ -38,45 +38,28 @@ const FIRST_RETRY_MS = 30_000;
  * after a failure). Jobs are rows, so they survive a restart; a run cut off by a crash is taken
  * over once its lease expires.
  */
-export class ReplicationScheduler {
+export class ReplicationScheduler extends JobPoller<string> {
   private readonly owner = randomUUID();
-  private readonly poller: JobPoller<string>;
   private readonly leaseMs: number;
 
   constructor(private readonly options: ReplicationSchedulerOptions) {
+    super(options.pollMs ?? 5_000, options.concurrency ?? 2);
     this.leaseMs = options.leaseMs ?? 120_000;
-    this.poller = new JobPoller<string>(
-      {
-        due: (limit) => options.jobs.due(limit),
-        claim: (connectorId) => options.jobs.claim(connectorId, this.owner, this.leaseMs),
-        run: (connectorId) => this.run(connectorId),
-        pollFailed: (error) => options.log?.({ event: 'replication_poll_failed', error: String(error) }),
-      },
-      options.pollMs ?? 5_000,
-      options.concurrency ?? 2,
-    );
   }
 
-  start(): void {
-    this.poller.start();
+  protected due(limit: number): Promise<string[]> {
+    return this.options.jobs.due(limit);
   }
 
-  /** Looks for due jobs now (after a connector was created or a refresh asked for). */
-  trigger(): void {
-    this.poller.trigger();
+  protected claim(connectorId: string): Promise<boolean> {
+    return this.options.jobs.claim(connectorId, this.owner, this.leaseMs);
   }
 
-  /** Stops polling and the runs in progress (their leases expire; the jobs run again later). */
-  async stop(): Promise<void> {
-    await this.poller.stop();
+  protected pollFailed(error: unknown): void {
+    this.options.log?.({ event: 'replication_poll_failed', error: String(error) });
   }
 
-  /** Settles when no run of this instance is in progress (tests). */
-  async idle(): Promise<void> {
-    await this.poller.idle();
-  }
-
-  private async run(connectorId: string): Promise<void> {
+  protected async run(connectorId: string): Promise<void> {
     const { jobs, store, log } = this.options;
     const started = Date.now();
     const target = await this.options.target(connectorId).catch(() => undefined);
@@ -92,11 +75,11 @@ export class ReplicationScheduler {
       renewed = Date.now();
     };
     try {
-      await runReplication(target, { store, onProgress, signal: this.poller.signal });
+      await runReplication(target, { store, onProgress, signal: this.signal });
       await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
       log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
     } catch (error) {
-      if (error instanceof LeaseLostError || this.poller.signal.aborted) return;
+      if (error instanceof LeaseLostError || this.signal.aborted) return;
       const failures = (await jobs.get(connectorId))?.failures ?? 0;
       const retryIn = Math.min(this.options.intervalMs, FIRST_RETRY_MS * 2 ** failures);
       const message = error instanceof Error ? error.message : String(error);

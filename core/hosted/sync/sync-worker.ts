@@ -38,32 +38,15 @@ class StopAttempt extends Error {
  * records are written (stopping when the job is cancelled or taken over), and ends the attempt:
  * succeeded, cancelled, or failed and retried (up to three attempts in all).
  */
-export class SyncWorker {
+export class SyncWorker extends JobPoller<number> {
   private readonly owner = randomUUID();
   /** The attempt each job this instance claimed is on. */
   private readonly attempts = new Map<number, number>();
-  private readonly poller: JobPoller<number>;
   private readonly leaseMs: number;
 
   constructor(private readonly options: SyncWorkerOptions) {
+    super(options.pollMs ?? 2_000, options.concurrency ?? 2);
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.poller = new JobPoller<number>(
-      {
-        due: async (limit) => {
-          await options.schedules?.fireDue();
-          return options.jobs.runnable(limit);
-        },
-        claim: async (id) => {
-          const attempt = await options.jobs.claim(id, this.owner, this.leaseMs);
-          if (attempt !== undefined) this.attempts.set(id, attempt);
-          return attempt !== undefined;
-        },
-        run: (id) => this.run(id, this.attempts.get(id)!).finally(() => this.attempts.delete(id)),
-        pollFailed: (error) => options.log?.({ event: 'sync_poll_failed', error: String(error) }),
-      },
-      options.pollMs ?? 2_000,
-      options.concurrency ?? 2,
-    );
   }
 
   /** This worker's id: the lease owner it writes, and the `worker` of its log events. */
@@ -71,29 +54,31 @@ export class SyncWorker {
     return this.owner;
   }
 
-  start(): void {
-    this.poller.start();
+  protected async due(limit: number): Promise<number[]> {
+    await this.options.schedules?.fireDue();
+    return this.options.jobs.runnable(limit);
   }
 
-  /** Looks for runnable jobs now (after one was created). */
-  trigger(): void {
-    this.poller.trigger();
+  protected async claim(id: number): Promise<boolean> {
+    const attempt = await this.options.jobs.claim(id, this.owner, this.leaseMs);
+    if (attempt !== undefined) this.attempts.set(id, attempt);
+    return attempt !== undefined;
   }
 
-  async stop(): Promise<void> {
-    await this.poller.stop();
+  protected run(id: number): Promise<void> {
+    return this.runAttempt(id, this.attempts.get(id)!).finally(() => this.attempts.delete(id));
   }
 
-  async idle(): Promise<void> {
-    await this.poller.idle();
+  protected pollFailed(error: unknown): void {
+    this.options.log?.({ event: 'sync_poll_failed', error: String(error) });
   }
 
-  private async run(id: number, attempt: number): Promise<void> {
+  private async runAttempt(id: number, attempt: number): Promise<void> {
     const { jobs, log } = this.options;
     const started = Date.now();
     const job = (await jobs.get(id))!;
     const stop = new AbortController();
-    const signal = AbortSignal.any([stop.signal, this.poller.signal]);
+    const signal = AbortSignal.any([stop.signal, this.signal]);
     let renewed = Date.now();
     const renew = async (force = false) => {
       if (!force && Date.now() - renewed < this.leaseMs / 4) return;
@@ -130,7 +115,7 @@ export class SyncWorker {
       outcome = { status: 'succeeded' };
     } catch (error) {
       await progress.flush().catch(() => undefined);
-      if (this.poller.signal.aborted) {
+      if (this.signal.aborted) {
         // Shutting down: the job goes back at once, and the next start (or another instance) resumes it.
         await jobs.release(id, this.owner);
         return;

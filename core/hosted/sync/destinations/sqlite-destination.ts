@@ -4,7 +4,7 @@ import type { Destination, StreamWriter, TableSpec, WriteContext, WriteMode } fr
 import { encodeRows } from './row-encoding.ts';
 import { SQLITE_DIALECT } from './sqlite-dialect.ts';
 import type { SqliteCall } from './sqlite-worker.ts';
-import { WorkerCalls } from './worker-calls.ts';
+import { WorkerCalls } from '../../worker-calls.ts';
 
 /** An SQLite destination from its configuration (schemas/server/destination-sqlite.json): a file under the data directory. */
 export function createSqliteDestination(config: DestinationConfiguration, dataDir: string): Destination {
@@ -24,7 +24,7 @@ class SqliteDestination implements Destination {
   private streams = 0;
 
   constructor(file: string, label: string) {
-    this.thread = new WorkerCalls(new URL('./sqlite-worker.ts', import.meta.url), { file, label });
+    this.thread = new WorkerCalls(new URL('./sqlite-worker.ts', import.meta.url), { file, label }, "the SQLite destination's writer thread");
   }
 
   async check(): Promise<void> {

@@ -2,13 +2,13 @@
  * The SQLite destination's thread (see sqlite-destination.ts): its own connection to the file, so
  * the synchronous inserts and swaps of a sync run beside the event loop that reads the source.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
 import { jsonRowsBytes, type SqlValue } from './row-encoding.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { SqliteSession } from './sqlite-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
-import type { WorkerReply } from './worker-calls.ts';
+import { serveCalls } from '../../worker-calls.ts';
 
 /** The Destination's operations, a stream named by a number the main thread chose. */
 export type SqliteCall =
@@ -62,11 +62,4 @@ async function handle(call: SqliteCall): Promise<number | undefined> {
   }
 }
 
-parentPort!.on('message', ({ seq, call }: { seq: number; call: SqliteCall }) => {
-  queue
-    .run(() => handle(call))
-    .then(
-      (value) => parentPort!.postMessage({ seq, ...(value === undefined ? {} : { value }) } satisfies WorkerReply),
-      (error: unknown) => parentPort!.postMessage({ seq, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
-    );
-});
+serveCalls<SqliteCall>((call) => queue.run(() => handle(call)));

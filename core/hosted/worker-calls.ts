@@ -1,10 +1,11 @@
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 
-/** What a destination worker answers for each call: a number (a write's bytes) or nothing, or why it failed. */
+/** What a worker answers for each call: a number (a write's bytes) or nothing, or why it failed. */
 export type WorkerReply = { seq: number; value?: number; error?: undefined } | { seq: number; error: string };
 
 /**
- * Calls into a worker thread (started at the first call), answered in the order sent. The worker
+ * Calls into a worker thread of ours (started at the first call), which serves them with
+ * `serveCalls`: the SQLite writer threads of the context store and of sync destinations. The worker
  * module is TypeScript: tsx's loader is registered in the thread before the module is imported.
  */
 export class WorkerCalls<Call> {
@@ -15,6 +16,8 @@ export class WorkerCalls<Call> {
   constructor(
     private readonly module: URL,
     private readonly workerData: unknown,
+    /** Names the thread in the error its death gives ("the context store's writer thread"). */
+    private readonly label: string,
   ) {}
 
   call(call: Call): Promise<number | undefined> {
@@ -58,8 +61,18 @@ export class WorkerCalls<Call> {
       this.pending.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the destination's worker thread exited (code ${code})`)));
+    worker.on('exit', (code) => fail(new Error(`${this.label} exited (code ${code})`)));
     this.worker = worker;
     return worker;
   }
+}
+
+/** In a worker thread: answers each call `WorkerCalls` sends with what `handle` resolves to, or its failure's message. */
+export function serveCalls<Call>(handle: (call: Call) => Promise<number | undefined | void>): void {
+  parentPort!.on('message', ({ seq, call }: { seq: number; call: Call }) => {
+    handle(call).then(
+      (value) => parentPort!.postMessage({ seq, ...(typeof value === 'number' ? { value } : {}) } satisfies WorkerReply),
+      (error: unknown) => parentPort!.postMessage({ seq, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
+    );
+  });
 }
