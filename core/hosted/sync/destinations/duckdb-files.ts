@@ -18,7 +18,7 @@ const open = new Map<string, { instance: Promise<DuckDBInstance>; leases: number
 export async function leaseDuckDbFile(file: string): Promise<DuckDbLease> {
   let entry = open.get(file);
   if (!entry) {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     entry = { instance: DuckDBInstance.create(file), leases: 0 };
     open.set(file, entry);
   }

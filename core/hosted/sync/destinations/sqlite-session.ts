@@ -64,7 +64,7 @@ export class SqliteSession implements SqlSession {
   private opened(): Database.Database {
     if (this.db) return this.db;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       const db = new Database(this.file);
       db.pragma('busy_timeout = 5000');
       // WAL: readers keep seeing the last committed table while a batch or a swap is written; NORMAL: a commit needs no fsync in WAL.
