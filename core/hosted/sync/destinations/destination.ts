@@ -40,7 +40,7 @@ export interface WriteContext {
 export interface StreamWriter {
   /**
    * Writes a batch in one transaction, creating the table (or adding missing columns) first when
-   * needed. Resolves once the rows are durable; answers the bytes written (the rows' JSON size).
+   * needed. Resolves once the rows are durable; answers the bytes written (the values' size: rowBytes).
    */
   write(records: Record<string, unknown>[]): Promise<number>;
   /** `overwrite`: swaps the staging table in. `append_dedup`: nothing left to do. */

@@ -107,15 +107,17 @@ function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
 }
 
 /**
- * Encoded rows as one JSON array (how the SQLite destination hands them to its thread), and what
- * the batch weighs as the sync counts bytes: the UTF-8 size of the values' JSON text.
+ * What a batch weighs as the sync counts bytes: the size of the values written, strings (JSON
+ * columns as their text) in UTF-8, numbers as 8 bytes, booleans as 1.
  */
-export function rowsJson(rows: SqlValue[][]): { json: string; bytes: number } {
-  const json = JSON.stringify(rows);
-  return { json, bytes: jsonRowsBytes(json, rows.length) };
-}
-
-/** The weight of rows given as their JSON array: each row's own JSON in UTF-8, summed (the outer brackets and the commas between rows taken off). */
-export function jsonRowsBytes(json: string, rows: number): number {
-  return rows === 0 ? 0 : Buffer.byteLength(json) - rows - 1;
+export function rowBytes(rows: SqlValue[][]): number {
+  let bytes = 0;
+  for (const row of rows) {
+    for (const value of row) {
+      if (typeof value === 'string') bytes += Buffer.byteLength(value);
+      else if (typeof value === 'number') bytes += 8;
+      else if (typeof value === 'boolean') bytes += 1;
+    }
+  }
+  return bytes;
 }

@@ -4,7 +4,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { jsonRowsBytes, type SqlValue } from './row-encoding.ts';
+import { rowBytes, type SqlValue } from './row-encoding.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { SqliteSession } from './sqlite-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
@@ -14,7 +14,7 @@ import { serveCalls } from '../../worker-calls.ts';
 export type SqliteCall =
   | { op: 'check' }
   | { op: 'open'; stream: number; table: TableSpec; mode: WriteMode; context: WriteContext }
-  | { op: 'write'; stream: number; rows: string }
+  | { op: 'write'; stream: number; rows: SqlValue[][] }
   | { op: 'commit' | 'abort'; stream: number }
   | { op: 'drop'; names: string[] }
   | { op: 'close' };
@@ -39,10 +39,9 @@ async function handle(call: SqliteCall): Promise<number | undefined> {
       loads.set(call.stream, await TableLoad.open(session, call.table, call.mode, call.context));
       return;
     case 'write': {
-      // Encoded by the main thread (sqlite-destination.ts): flat arrays of values parse fast. Weighed here, off the main thread.
-      const rows = JSON.parse(call.rows) as SqlValue[][];
-      await loadOf(call.stream).writeRows(rows);
-      return jsonRowsBytes(call.rows, rows.length);
+      // Encoded by the main thread (sqlite-destination.ts); weighed here, off it.
+      await loadOf(call.stream).writeRows(call.rows);
+      return rowBytes(call.rows);
     }
     case 'commit':
       await loadOf(call.stream).commit();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { encodeRows, rowsJson, type SqlValue } from './row-encoding.ts';
+import { encodeRows, rowBytes, type SqlValue } from './row-encoding.ts';
 import type { SqlSession } from './sql-session.ts';
 import { checkTableSpec, missingColumns, type SqlColumn, sqlColumns, stagingTableName } from './table-columns.ts';
 import { addColumnSql, createTableSql, dropTableSql, onConflictSql, renameTableSql } from './table-sql.ts';
@@ -42,11 +42,11 @@ export class TableLoad {
     return new TableLoad(session, table, mode, context, table.name, columns);
   }
 
-  /** Writes the records; answers their weight in bytes (rowsJson). */
+  /** Writes the records; answers their weight in bytes (rowBytes). */
   async write(records: Record<string, unknown>[]): Promise<number> {
     const rows = encodeRows(this.table, records, this.context, this.session.dialect);
     await this.writeRows(rows);
-    return rowsJson(rows).bytes;
+    return rowBytes(rows);
   }
 
   /** Rows encodeRows made for this table in this session's dialect (the SQLite destination encodes them on the main thread). */
