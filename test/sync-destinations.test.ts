@@ -280,7 +280,16 @@ describe.each(BACKENDS)('the $type destination', (backend) => {
     const bytes = await writer.write(records);
     await writer.commit();
     // The values written: each record's (strings in UTF-8, numbers 8 bytes, booleans 1 or 8), and its three _airbyte_ values (a uuid, a time, the meta).
-    const strings = records.reduce((sum, record) => sum + Buffer.byteLength(Object.values(record).filter((value) => typeof value === 'string').join('')), 0);
+    const strings = records.reduce(
+      (sum, record) =>
+        sum +
+        Buffer.byteLength(
+          Object.values(record)
+            .filter((value) => typeof value === 'string')
+            .join(''),
+        ),
+      0,
+    );
     expect(bytes).toBeGreaterThan(strings + records.length * (36 + 24 + 20));
     expect(bytes).toBeLessThan(strings + records.length * (36 + 24 + 30 + 5 * 8) + 64);
     expect(dataOf(await (await reader()).rows('users'))).toEqual([

@@ -11,12 +11,16 @@ import type { SelectedStream, SyncTarget } from './sync-target.ts';
 import { StateCheckpoints } from './state-checkpoints.ts';
 import { WritePipeline } from './write-pipeline.ts';
 
-/** Records per destination write: large enough for cheap transactions, small enough to bound memory. */
-const WRITE_BATCH = 5000;
+/**
+ * Records per destination write. Small: encoding a batch holds the event loop, and the next upstream
+ * page waits on it (bench:sync measured sync_over_read 0.65 with 5,000, 0.72 to 0.80 with 1,000);
+ * transactions of 1,000 rows are still cheap.
+ */
+const WRITE_BATCH = 1000;
 /** Upstream pages read ahead while a batch is written. */
 const PAGES_AHEAD = 4;
 /** Records handed to the destination and not yet written: the reader runs ahead of the writer by this much. */
-const RECORDS_IN_FLIGHT = 3 * WRITE_BATCH;
+const RECORDS_IN_FLIGHT = 15_000;
 
 export interface SyncAttemptContext extends PatienceOptions {
   jobId: number;
