@@ -68,7 +68,7 @@ export class WorkerCalls<Call> {
 }
 
 /** In a worker thread: answers each call `WorkerCalls` sends with what `handle` resolves to, or its failure's message. */
-export function serveCalls<Call>(handle: (call: Call) => Promise<number | undefined | void>): void {
+export function serveCalls<Call>(handle: (call: Call) => Promise<unknown>): void {
   parentPort!.on('message', ({ seq, call }: { seq: number; call: Call }) => {
     handle(call).then(
       (value) => parentPort!.postMessage({ seq, ...(typeof value === 'number' ? { value } : {}) } satisfies WorkerReply),

@@ -46,3 +46,9 @@ export interface SqlDriver {
   rateLimiter(options: SharedLimiterOptions): RateLimiterAbstract;
   close(): Promise<void>;
 }
+
+/** Whether a statement failed for repeating a unique key (SQLite's and PostgreSQL's codes for it). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}

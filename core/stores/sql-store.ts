@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { SharedLimiterOptions, SqlDriver, SqlValue } from './sql-driver.ts';
+import { isUniqueViolation, type SharedLimiterOptions, type SqlDriver, type SqlValue } from './sql-driver.ts';
 import { migrate } from './migrate.ts';
 import {
   MissingReferenceError,
@@ -270,8 +270,7 @@ export class SqlStore implements Store {
       const sets = columns.map(([name]) => `${name} = ?`).join(', ');
       return (await this.db.run(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...columns.map(([, value]) => value), id])).changes > 0;
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') throw new DuplicateKeyError();
+      if (isUniqueViolation(error)) throw new DuplicateKeyError();
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import type { SqlDriver } from '../../stores/sql-driver.ts';
+import { isUniqueViolation, type SqlDriver } from '../../stores/sql-driver.ts';
 import type { Manifest } from './declarative-manifest.ts';
 
 /** A published declarative source definition. */
@@ -98,19 +98,13 @@ export class DeclarativeTable {
       await tx.run('DELETE FROM cloud_declarative_sources WHERE id = ?', [id]);
     });
   }
-
-  /** A deleted workspace's definitions (its sources go with the workspace already). */
-  async deleteWorkspace(workspaceId: string): Promise<void> {
-    await this.driver.run('DELETE FROM cloud_declarative_sources WHERE workspace_id = ?', [workspaceId]);
-  }
 }
 
 async function uniqueType<T>(statement: Promise<T>): Promise<T> {
   try {
     return await statement;
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') throw new DeclarativeTypeTakenError();
+    if (isUniqueViolation(error)) throw new DeclarativeTypeTakenError();
     throw error;
   }
 }

@@ -11,7 +11,7 @@ import { SourceActors } from './declarative-source-actors.ts';
 import { DeclarativeSourceTypes } from './declarative-source-types.ts';
 import { PublicDeclarativeSources } from './declarative-sources.ts';
 import { DeclarativeTable } from './declarative-table.ts';
-import { WorkspaceResourcesWithDefinitions } from './declarative-workspace-resources.ts';
+
 import { DestinationKinds } from './destination-kinds.ts';
 import { PublicConnections } from './public-connections.ts';
 import { PublicDestinations } from './public-destinations.ts';
@@ -24,6 +24,7 @@ import { PublicWorkspaces } from './public-workspaces.ts';
 import { SourceKinds } from './source-kinds.ts';
 import { upstreamCheck } from './upstream-check.ts';
 import { WebBackendConnections } from './web-backend-connections.ts';
+import { WorkspaceResources } from './workspace-resources.ts';
 
 /** The public cloud API's resources. */
 export interface PublicApi {
@@ -78,7 +79,7 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const publicSources = new PublicSources(sources);
   const publicDestinations = new PublicDestinations(destinations);
   return {
-    workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResourcesWithDefinitions(deps.cloudDb, definitions)),
+    workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResources(deps.cloudDb)),
     sources: publicSources,
     destinations: publicDestinations,
     connections,

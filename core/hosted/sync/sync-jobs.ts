@@ -1,5 +1,5 @@
 import { ConflictError } from '../../errors.ts';
-import type { SqlDriver, SqlValue } from '../../stores/sql-driver.ts';
+import { isUniqueViolation, type SqlDriver, type SqlValue } from '../../stores/sql-driver.ts';
 
 export const JOB_STATUSES = ['pending', 'running', 'incomplete', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -83,8 +83,7 @@ export class SyncJobs {
       );
       return (await this.get(Number(row!.id)))!;
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
+      if (isUniqueViolation(error)) {
         throw new ConflictError(`Connection ${connectionId} already has a job pending or running`, 'job_already_running');
       }
       throw error;
