@@ -188,43 +188,59 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
   });
 
   // Last of the job tests: one instance's worker is stopped at its end.
-  it.runIf(backend === 'postgres')('two instances on one PostgreSQL share the jobs: each runs once, and a stopping instance hands its job over', async () => {
-    const other = await fx.startAnotherServer();
-    const started = () =>
-      fx.logs
-        .flatMap((line) => line.split('\n'))
-        .filter((line) => line.includes('"sync_attempt_started"'))
-        .map((line) => JSON.parse(line) as { job_id: number; worker: string });
-    const jobIds: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const { connectionId } = await connection('sqlite', { configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] } });
-      jobIds.push((await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } })).body.jobId);
-    }
-    for (const id of jobIds) expect((await settled(id)).status).toBe('succeeded');
-    const attempts = started().filter((event) => jobIds.includes(event.job_id));
-    // Each job ran exactly once, on one instance or the other.
-    expect(attempts.map((event) => event.job_id).sort((a, b) => a - b)).toEqual([...jobIds].sort((a, b) => a - b));
-    const workers = new Set([fx.server.hosted.syncWorker.id, other.hosted.syncWorker.id]);
-    for (const event of attempts) expect(workers.has(event.worker)).toBe(true);
+  it.runIf(backend === 'postgres')(
+    'two instances on one PostgreSQL share the jobs: each runs once, a cron tick fires once, and a stopping instance hands its job over',
+    async () => {
+      const other = await fx.startAnotherServer();
+      const started = () =>
+        fx.logs
+          .flatMap((line) => line.split('\n'))
+          .filter((line) => line.includes('"sync_attempt_started"'))
+          .map((line) => JSON.parse(line) as { job_id: number; worker: string });
+      const jobIds: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const { connectionId } = await connection('sqlite', { configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] } });
+        jobIds.push((await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } })).body.jobId);
+      }
+      for (const id of jobIds) expect((await settled(id)).status).toBe('succeeded');
+      const attempts = started().filter((event) => jobIds.includes(event.job_id));
 
-    // A job held up by rate limits, on whichever instance took it; that instance stops; the other finishes it.
-    const { connectionId } = await connection('sqlite', { configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] } });
-    fx.chatSandbox.addFault({ method: 'users.list', status: 429, retryAfter: 1, count: 6 });
-    const slow = (await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } })).body.jobId as number;
-    let first: { worker: string } | undefined;
-    for (let i = 0; i < 200 && !first; i++) {
-      first = started().find((event) => event.job_id === slow);
-      if (!first) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    const holder = first!.worker === other.hosted.syncWorker.id ? other : fx.server;
-    const survivor = holder === other ? fx.server : other;
-    // The holding instance shuts its worker down (as on a deploy): the job is let go at once, not after its lease.
-    await holder.hosted.syncWorker.stop();
-    const done = await settled(slow);
-    expect(done.status).toBe('succeeded');
-    const runs = started().filter((event) => event.job_id === slow);
-    expect(runs.map((event) => event.worker)).toEqual([holder.hosted.syncWorker.id, survivor.hosted.syncWorker.id]);
-  });
+      // A cron connection on two instances: each tick fires once across them.
+      const cron = await connection('sqlite', {
+        configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] },
+        schedule: { scheduleType: 'cron', cronExpression: '0/1 * * * * ?' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      await call('patch', '/connections/{connectionId}', `/connections/${cron.connectionId}`, { body: { status: 'inactive' } });
+      const fired = (await call('get', '/jobs', `/jobs?connectionId=${cron.connectionId}&limit=100`)).body.data as { jobId: number; startTime: string }[];
+      expect(fired.length).toBeGreaterThanOrEqual(2);
+      const ticks = fired.map((job) => job.startTime.slice(0, 19));
+      expect(new Set(ticks).size).toBe(ticks.length);
+      for (const job of fired) await settled(job.jobId);
+      // Each job ran exactly once, on one instance or the other.
+      expect(attempts.map((event) => event.job_id).sort((a, b) => a - b)).toEqual([...jobIds].sort((a, b) => a - b));
+      const workers = new Set([fx.server.hosted.syncWorker.id, other.hosted.syncWorker.id]);
+      for (const event of attempts) expect(workers.has(event.worker)).toBe(true);
+
+      // A job held up by rate limits, on whichever instance took it; that instance stops; the other finishes it.
+      const { connectionId } = await connection('sqlite', { configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] } });
+      fx.chatSandbox.addFault({ method: 'users.list', status: 429, retryAfter: 1, count: 6 });
+      const slow = (await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } })).body.jobId as number;
+      let first: { worker: string } | undefined;
+      for (let i = 0; i < 200 && !first; i++) {
+        first = started().find((event) => event.job_id === slow);
+        if (!first) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const holder = first!.worker === other.hosted.syncWorker.id ? other : fx.server;
+      const survivor = holder === other ? fx.server : other;
+      // The holding instance shuts its worker down (as on a deploy): the job is let go at once, not after its lease.
+      await holder.hosted.syncWorker.stop();
+      const done = await settled(slow);
+      expect(done.status).toBe('succeeded');
+      const runs = started().filter((event) => event.job_id === slow);
+      expect(runs.map((event) => event.worker)).toEqual([holder.hosted.syncWorker.id, survivor.hosted.syncWorker.id]);
+    },
+  );
 
   it("another organization's token finds no job", async () => {
     const job = (await call('get', '/jobs', '/jobs?limit=1')).body.data[0];
