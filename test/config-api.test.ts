@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { organizationEmailSetting } from '../server/organization-email.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
@@ -65,7 +66,7 @@ describe.skipIf(!spec).each(BACKENDS)('config API state, web backend and organiz
   });
 
   async function connection(streams: Stream[]) {
-    const destination = await testDestination('sqlite', fx.dataDir);
+    const destination = await testDestination('sqlite', workspaceDataDir(fx.dataDir, workspaceId));
     destinations.push(destination);
     const created = await call('post', '/destinations', '/destinations', {
       body: { name: 'sqlite destination', workspaceId, configuration: destination.configuration },

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -265,7 +266,7 @@ describe.skipIf(!spec).each(BACKENDS)('declarative source definitions on %s', (b
     expect(job.status, JSON.stringify(job.body)).toBe(200);
     const done = await settled(job.body.jobId);
     expect(done.status, JSON.stringify(done)).toBe('succeeded');
-    const db = new Database(join(fx.dataDir, 'local', 'declarative.sqlite'), { readonly: true });
+    const db = new Database(join(workspaceDataDir(fx.dataDir, workspaceId), 'local', 'declarative.sqlite'), { readonly: true });
     try {
       const ids = (db.prepare('SELECT id FROM custom_users').all() as Array<{ id: string }>).map((row) => row.id);
       expect(ids).toHaveLength(fx.chatSandbox.data.users.length);

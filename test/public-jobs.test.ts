@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
@@ -57,7 +61,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
   });
 
   async function connection(destinationType: (typeof DESTINATION_TYPES)[number] = 'sqlite', body: Record<string, unknown> = {}) {
-    const destination = await testDestination(destinationType, fx.dataDir);
+    const destination = await testDestination(destinationType, workspaceDataDir(fx.dataDir, workspaceId));
     destinations.push(destination);
     const created = await call('post', '/destinations', '/destinations', {
       body: { name: `${destinationType} destination`, workspaceId, configuration: destination.configuration },
@@ -143,6 +147,42 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     await settled(reset.body.jobId);
   });
 
+  it("keeps each workspace's file destinations apart: the same destination_path in another workspace is another file", async () => {
+    const path = `/local/shared-${Math.random().toString(36).slice(2)}.sqlite`;
+    const streams = { configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] } };
+    const mine = await call('post', '/destinations', '/destinations', {
+      body: { name: 'mine', workspaceId, configuration: { destinationType: 'sqlite', destination_path: path } },
+      extension: true,
+    });
+    const mineConnection = await call('post', '/connections', '/connections', {
+      body: { sourceId, destinationId: mine.body.destinationId, prefix: 'p_', ...streams },
+    });
+    expect(
+      (await settled((await call('post', '/jobs', '/jobs', { body: { connectionId: mineConnection.body.connectionId, jobType: 'sync' } })).body.jobId)).status,
+    ).toBe('succeeded');
+    const other = (await call('post', '/workspaces', '/workspaces', { body: { name: `other-${Math.random()}` } })).body.workspaceId as string;
+    const otherSource = await call('post', '/sources', '/sources', { body: { name: 'slack', workspaceId: other, configuration: slack() } });
+    const theirs = await call('post', '/destinations', '/destinations', {
+      body: { name: 'theirs', workspaceId: other, configuration: { destinationType: 'sqlite', destination_path: path } },
+      extension: true,
+    });
+    const theirConnection = await call('post', '/connections', '/connections', {
+      body: { sourceId: otherSource.body.sourceId, destinationId: theirs.body.destinationId, prefix: 'p_', ...streams },
+    });
+    expect(
+      (await settled((await call('post', '/jobs', '/jobs', { body: { connectionId: theirConnection.body.connectionId, jobType: 'reset' } })).body.jobId))
+        .status,
+    ).toBe('succeeded');
+    const file = (workspace: string) => join(workspaceDataDir(fx.dataDir, workspace), path);
+    expect(existsSync(file(workspaceId))).toBe(true);
+    const db = new Database(file(workspaceId), { readonly: true });
+    try {
+      expect((db.prepare('SELECT count(*) AS n FROM p_users').get() as { n: number }).n).toBe(fx.chatSandbox.data.users.length);
+    } finally {
+      db.close();
+    }
+  });
+
   it('answers 404 for unknown jobs and connections, 400 for bad input', async () => {
     expect((await call('get', '/jobs/{jobId}', '/jobs/987654')).status).toBe(404);
     expect((await call('get', '/jobs/{jobId}', '/jobs/not-a-number')).status).toBe(404);
@@ -152,6 +192,9 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect((await call('get', '/jobs', '/jobs?orderBy=name|SIDEWAYS')).status).toBe(400);
+    // A leap second passes the date-time format, but no clock has it.
+    expect((await call('get', '/jobs', '/jobs?createdAtStart=2016-12-31T23:59:60Z')).status).toBe(400);
+    expect((await call('get', '/jobs', '/jobs?orderBy=updatedAt|ASC&updatedAtStart=2020-01-01T00:00:00Z')).status).toBe(200);
     const config = await fx.http.post('api/v1/jobs/get', { headers: { authorization: `Bearer ${token}` }, json: { id: 987654 } });
     expect(config.statusCode).toBe(404);
     expect(JSON.parse(config.body)).toMatchObject({ message: expect.stringContaining('987654') });

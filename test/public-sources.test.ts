@@ -331,7 +331,7 @@ describe("a plugin's source type", () => {
     expect(weather.definitionId).not.toBe(kinds.byName('chat')!.definitionId);
     const loc = ['body', 'configuration'];
     weather.validate({ sourceType: 'weather', credentials: { token: 'api-key' } }, loc);
-    await weather.check({ sourceType: 'weather', credentials: { token: 'api-key' } }, 'id');
+    await weather.check({ sourceType: 'weather', credentials: { token: 'api-key' } }, { id: 'id', workspaceId: 'workspace' });
     expect(checked).toEqual([['weather', { token: 'api-key' }]]);
     const issue = (configuration: Record<string, unknown>) => {
       try {

@@ -275,6 +275,29 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
     expect(got).toEqual(want);
   });
 
+  it('holds a job while it reads without writing: another worker does not take it over', async () => {
+    const { target } = await connection([{ name: 'users', syncMode: 'full_refresh_overwrite' }]);
+    const job = await jobs.create(target.connectionId, target.workspaceId, 'sync');
+    // Rate limited for about three seconds before the first write, ten leases of 300 ms.
+    sandbox.addFault({ method: 'users.list', status: 429, retryAfter: 1, count: 3 });
+    startWorker(target, { leaseMs: 300 });
+    startWorker(target, { leaseMs: 300 });
+    const done = await settled(job.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.attempts).toBe(1);
+  });
+
+  it('fails a job whose last attempt died with its worker, rather than run it a fourth time', async () => {
+    const { target } = await connection([{ name: 'users', syncMode: 'full_refresh_overwrite' }]);
+    const job = await jobs.create(target.connectionId, target.workspaceId, 'sync');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await jobs.claim(job.id, `dead-worker-${attempt}`, -1)).toBe(attempt);
+    }
+    expect(await jobs.claim(job.id, 'another-worker', 60_000)).toBeUndefined();
+    expect((await jobs.get(job.id))!.status).toBe('failed');
+    expect((await jobs.attempts(job.id)).map((attempt) => attempt.status)).toEqual(['failed', 'failed', 'failed']);
+  });
+
   it('cancels a pending job at once and a running one at its next renewal', async () => {
     const { target } = await connection([{ name: 'users', syncMode: 'full_refresh_overwrite' }]);
     const pending = await jobs.create(target.connectionId, target.workspaceId, 'sync');

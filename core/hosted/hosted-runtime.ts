@@ -21,7 +21,7 @@ import { openCloudDatabase } from './cloud-api/cloud-database.ts';
 import { createPublicApi, type PublicApi } from './cloud-api/public-api.ts';
 import type { SqlDriver } from '../stores/sql-driver.ts';
 import { NotFoundError } from '../errors.ts';
-import { createDestination } from './sync/destinations/create-destination.ts';
+import { createDestination, workspaceDataDir } from './sync/destinations/create-destination.ts';
 import { migrateSync } from './sync/migrate-sync.ts';
 import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
 import { SyncJobs } from './sync/sync-jobs.ts';
@@ -164,7 +164,9 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     states: syncStates,
     runtime,
     baseUrls,
-    openDestination: (destination) => createDestination(destination.destinationType, destination.configuration, { dataDir: options.dataDir }),
+    openDestination: (destination, workspaceId) =>
+      createDestination(destination.destinationType, destination.configuration, { dataDir: workspaceDataDir(options.dataDir, workspaceId) }),
+    connectionExists: (connectionId) => publicApi.connections.exists(connectionId),
     target: (connectionId) =>
       publicApi.connections.syncTarget(connectionId).catch((error: unknown) => {
         if (error instanceof NotFoundError) return undefined;

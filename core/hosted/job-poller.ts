@@ -21,6 +21,8 @@ export abstract class JobPoller<K> {
   protected abstract run(key: K): Promise<void>;
   /** A poll that failed (the database unreachable); the next poll tries again. */
   protected abstract pollFailed(error: unknown): void;
+  /** Work of every poll, even when no run slot is free (firing schedules). */
+  protected async beforePoll(): Promise<void> {}
 
   /** Aborted once the poller stops: runs in progress end at their next step. */
   protected get signal(): AbortSignal {
@@ -61,15 +63,20 @@ export abstract class JobPoller<K> {
   }
 
   private async poll(): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    await this.beforePoll();
     const free = this.concurrency - this.running.size;
-    if (free <= 0 || this.abort.signal.aborted) return;
+    if (free <= 0) return;
     for (const key of await this.due(free * 2)) {
       if (this.running.size >= this.concurrency || this.running.has(key)) continue;
       if (!(await this.claim(key))) continue;
-      const run = this.run(key).finally(() => {
-        this.running.delete(key);
-        this.trigger();
-      });
+      // A run's own failure (its database unreachable at the end) is a failed poll, never an unhandled rejection.
+      const run = this.run(key)
+        .catch((error: unknown) => this.pollFailed(error))
+        .finally(() => {
+          this.running.delete(key);
+          this.trigger();
+        });
       this.running.set(key, run);
     }
   }

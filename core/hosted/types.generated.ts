@@ -1991,7 +1991,7 @@ export interface PublicJobListQuery {
   updatedAtStart?: string;
   updatedAtEnd?: string;
   /**
-   * createdAt|ASC or createdAt|DESC (default)
+   * createdAt or updatedAt, then |ASC or |DESC (default createdAt|DESC)
    */
   orderBy?: string;
   [k: string]: unknown;

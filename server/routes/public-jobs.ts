@@ -1,3 +1,4 @@
+import { invalidField } from '../../core/errors.ts';
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { defineRoute } from '../route.ts';
 import { configNotFound } from './config-errors.ts';
@@ -38,13 +39,16 @@ export const publicJobRoutes = [
       const workspaceIds = repeatedValues(ctx, 'workspaceIds').map((id) => id.toLowerCase());
       const found = await hosted.publicApi.jobs.list(claims.organization_id, {
         ...page,
-        order: query.orderBy === 'createdAt|ASC' ? 'ASC' : 'DESC',
+        orderBy: query.orderBy?.startsWith('updatedAt') ? 'updated_at' : 'created_at',
+        order: query.orderBy?.endsWith('|ASC') ? 'ASC' : 'DESC',
         ...(query.connectionId !== undefined ? { connectionId: query.connectionId.toLowerCase() } : {}),
         ...(workspaceIds.length > 0 ? { workspaceIds } : {}),
         ...(query.jobType !== undefined ? { jobType: query.jobType } : {}),
         ...(query.status !== undefined ? { status: query.status } : {}),
-        ...(query.createdAtStart !== undefined ? { createdAtStart: new Date(query.createdAtStart).toISOString() } : {}),
-        ...(query.createdAtEnd !== undefined ? { createdAtEnd: new Date(query.createdAtEnd).toISOString() } : {}),
+        ...(query.createdAtStart !== undefined ? { createdAtStart: instant(query.createdAtStart, 'createdAtStart') } : {}),
+        ...(query.createdAtEnd !== undefined ? { createdAtEnd: instant(query.createdAtEnd, 'createdAtEnd') } : {}),
+        ...(query.updatedAtStart !== undefined ? { updatedAtStart: instant(query.updatedAtStart, 'updatedAtStart') } : {}),
+        ...(query.updatedAtEnd !== undefined ? { updatedAtEnd: instant(query.updatedAtEnd, 'updatedAtEnd') } : {}),
       });
       return { data: found.items, ...pageLinks(ctx, config, page, found) };
     },
@@ -83,3 +87,10 @@ export const publicJobRoutes = [
     handler: ({ hosted, claims, body }) => configNotFound(String(body.id), hosted.publicApi.jobs.info(claims.organization_id, body.id)),
   }),
 ];
+
+/** A query's date-time as stored (ISO-8601 UTC); one the schema admits but no clock has (a leap second) is a 400. */
+function instant(value: string, name: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw invalidField(['query', name], 'must be a date-time that exists', 'value_error.datetime');
+  return new Date(time).toISOString();
+}

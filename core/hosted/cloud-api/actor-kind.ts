@@ -19,7 +19,7 @@ export interface ActorKind {
   /** Throws a ValidationError (issues under `loc`) unless the configuration is one this kind takes. */
   validate(configuration: Record<string, unknown>, loc: Loc): void;
   /** Tries the configuration against its system: throws a 400 when the system refuses it. */
-  check(configuration: Record<string, unknown>, actorId: string): Promise<void>;
+  check(configuration: Record<string, unknown>, actor: { id: string; workspaceId: string }): Promise<void>;
 }
 
 /** The kinds of sources (or of destinations), by name and by definition id. */

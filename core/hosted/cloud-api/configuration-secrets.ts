@@ -34,12 +34,16 @@ export function maskSecrets<T extends Json>(value: T, secrets: ReadonlySet<strin
   return mapObjects(value, (key, item) => (secrets.has(key) && typeof item === 'string' && item !== '' ? SECRET_MASK : undefined)) as T;
 }
 
+const MAX_DEPTH = 64;
+
 /**
  * The configuration a client sent back, each masked value replaced by the stored one at the same
  * place: a client that read the configuration (masked) may write it back without the secrets. A mask
  * where nothing is stored is refused rather than stored as a secret.
  */
 export function restoreMasked<T extends Json>(given: T, stored: Json, loc: Loc): T {
+  // No configuration nests this deep; a body that does would exhaust the stack here.
+  if (loc.length > MAX_DEPTH) throw invalidField(loc, `a configuration nests at most ${MAX_DEPTH} levels`, 'value_error.too_deep');
   if (given === SECRET_MASK) {
     if (typeof stored === 'string') return stored as T;
     throw invalidField(loc, `${SECRET_MASK} stands for a stored secret, and none is stored here: send the value itself`, 'value_error.masked_secret');

@@ -89,7 +89,7 @@ export class ConfiguredActors<K extends ActorKind> {
       createdAt: Date.now(),
     };
     // Last, since it reaches the system: whatever it throws, nothing has been stored.
-    await kind.check(configuration, actor.id);
+    await kind.check(configuration, actor);
     await this.table.insert({
       id: actor.id,
       organization_id: organizationId,
@@ -122,7 +122,7 @@ export class ConfiguredActors<K extends ActorKind> {
       const accepted = this.accepted(kind, actor.id, given, actor.configuration);
       // Unchanged (a client writing back what it read): nothing to try again, nothing to seal again.
       if (!isDeepStrictEqual(accepted, actor.configuration)) {
-        await kind.check(accepted, actor.id);
+        await kind.check(accepted, actor);
         configuration = accepted;
       }
     }

@@ -19,5 +19,10 @@ export function manifestObject(given: Manifest | string, loc: Loc): Manifest {
     throw invalidField(loc, `the manifest is not valid YAML: ${(error as Error).message.split('\n')[0]}`, 'value_error.yaml');
   }
   if (!isObject(parsed)) throw invalidField(loc, 'a YAML manifest must be a mapping (the connector definition)', 'type_error.dict');
-  return JSON.parse(JSON.stringify(parsed)) as Manifest;
+  try {
+    return JSON.parse(JSON.stringify(parsed)) as Manifest;
+  } catch {
+    // An alias inside what it names (`a: &x [ *x ]`) makes a structure without end.
+    throw invalidField(loc, 'the manifest refers to itself (a YAML alias inside its own anchor)', 'value_error.yaml');
+  }
 }

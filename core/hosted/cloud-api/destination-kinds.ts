@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { BadRequestError, invalidField } from '../../errors.ts';
 import { createAjv } from '../../schema/ajv.ts';
 import type { JsonSchema } from '../../sdk/index.ts';
-import { createDestination } from '../sync/destinations/create-destination.ts';
+import { createDestination, workspaceDataDir } from '../sync/destinations/create-destination.ts';
 import { DESTINATION_TYPES, type Destination, type DestinationType } from '../sync/destinations/destination.ts';
 import { SERVER_SCHEMAS } from '../types.generated.ts';
 import { type ActorKind, type ActorKinds, type Loc, unloadedKind, validateWith } from './actor-kind.ts';
@@ -60,9 +60,10 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
   }
 
   private kindOf(type: DestinationType, validate: ValidateFunction): DestinationKind {
-    const open = (configuration: Record<string, unknown>, loc: Loc): Destination => {
+    // A workspace's file destinations live in its own folder: two organizations naming the same path never share a file.
+    const open = (configuration: Record<string, unknown>, loc: Loc, workspaceId?: string): Destination => {
       try {
-        return createDestination(type, configuration, { dataDir: this.dataDir });
+        return createDestination(type, configuration, { dataDir: workspaceId === undefined ? this.dataDir : workspaceDataDir(this.dataDir, workspaceId) });
       } catch (error) {
         throw invalidField(loc, (error as Error).message, 'value_error.destination');
       }
@@ -80,12 +81,12 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
           .close()
           .catch(() => undefined);
       },
-      async check(configuration, actorId) {
-        const destination = open(configuration, ['body', 'configuration']);
+      async check(configuration, actor) {
+        const destination = open(configuration, ['body', 'configuration'], actor.workspaceId);
         try {
           await destination.check();
         } catch (error) {
-          throw new BadRequestError(`The ${type} destination ${actorId} cannot be used: ${(error as Error).message}`, 'destination_check_failed');
+          throw new BadRequestError(`The ${type} destination ${actor.id} cannot be used: ${(error as Error).message}`, 'destination_check_failed');
         } finally {
           await destination.close();
         }

@@ -45,7 +45,7 @@ export abstract class PublicActors<K extends ActorKind, T> {
   /** The config API's check: the stored configuration against its system, the verdict in the answer. */
   async checkConnection(organizationId: string, id: string): Promise<ConfigCheckConnectionRead> {
     const actor = await this.actors.get(organizationId, id);
-    return checkConnectionRead(this.checkType, actor.id, () => actor.kind.check(actor.configuration, actor.id));
+    return checkConnectionRead(this.checkType, actor.id, () => actor.kind.check(actor.configuration, actor));
   }
 
   protected abstract toPublic(actor: ConfiguredActor<K>): T;

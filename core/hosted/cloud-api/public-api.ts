@@ -75,7 +75,7 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     deps.store,
     'destination',
   );
-  const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime);
+  const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime, deps.syncStates);
   const publicSources = new PublicSources(sources);
   const publicDestinations = new PublicDestinations(destinations);
   return {

@@ -3,6 +3,7 @@ import { invalidField, NotFoundError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import { type SyncStreamSpec, syncStreamsOf } from '../sync/sync-streams.ts';
+import type { SyncStates } from '../sync/sync-states.ts';
 import type { SyncTarget } from '../sync/sync-target.ts';
 import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionPatchRequest } from '../types.generated.ts';
 import type { ConfiguredActors } from './configured-actors.ts';
@@ -29,6 +30,8 @@ export class PublicConnections {
     private readonly sources: ConfiguredActors<SourceKind>,
     private readonly destinations: ConfiguredActors<DestinationKind>,
     private readonly runtime: Runtime,
+    /** Forgotten when the prefix changes: the state vouches for tables of the old name. */
+    private readonly states?: SyncStates,
   ) {
     this.table = new ConnectionTable(driver);
   }
@@ -96,7 +99,14 @@ export class PublicConnections {
     const updated: ConnectionRecord = { ...connection, ...defined };
     if (schedule || input.status) updated.nextRunAt = nextRunAt(updated.schedule, updated.status, Date.now());
     if (!(await this.table.update(connection.id, { ...defined, nextRunAt: updated.nextRunAt }))) throw notFound(id);
+    // New tables start empty: incremental streams read from the start again.
+    if (input.prefix !== undefined && input.prefix !== connection.prefix) await this.states?.clear(connection.id);
     return this.toPublic(updated, sourceKind);
+  }
+
+  /** Whether the connection still exists (a running sync of a deleted one stops). */
+  async exists(connectionId: string): Promise<boolean> {
+    return (await this.table.get(connectionId)) !== undefined;
   }
 
   /** The connection's workspace (ConnectionLookup, for jobs); a 404 when it is not the organization's. */

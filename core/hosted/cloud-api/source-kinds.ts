@@ -125,7 +125,7 @@ export function connectorSourceKind(
       // The header rules (printable ASCII, a kind the connector takes) hold whatever the shape.
       authHeadersFor(plugin.definition, credentialsOf(configuration), [...loc.map(String), 'credentials']);
     },
-    check: (configuration: Record<string, unknown>, actorId: string) => check(plugin.type, actorId, credentialsOf(configuration)),
+    check: (configuration: Record<string, unknown>, actor: { id: string }) => check(plugin.type, actor.id, credentialsOf(configuration)),
   };
 }
 

@@ -25,8 +25,10 @@ const RECORDS_IN_FLIGHT = 15_000;
 export interface SyncAttemptContext extends PatienceOptions {
   jobId: number;
   jobType: 'sync' | 'reset';
-  /** Called after each write (a lease renewal); throwing stops the attempt (the lease was lost, the job cancelled). */
+  /** Called after each write and while waiting out rate limits; throwing stops the attempt (the lease was lost, the job cancelled). */
   onProgress: () => Promise<void>;
+  /** Called before a full refresh swaps its table in: throws unless this attempt still holds its job. */
+  beforeCommit(): Promise<void>;
   /** Counts what was written, as it is written. */
   onWritten(rows: number, bytes: number): Promise<void>;
   log(line: string): Promise<void>;
@@ -36,7 +38,8 @@ export interface SyncDependencies {
   runtime: Runtime;
   /** The deployment's upstream root per connector type (the sandboxes in tests). */
   baseUrls: Record<string, string | undefined>;
-  openDestination(target: SyncTarget['destination']): Destination;
+  /** The destination of a workspace's connection. */
+  openDestination(destination: SyncTarget['destination'], workspaceId: string): Destination;
   states: SyncStates;
 }
 
@@ -48,7 +51,7 @@ export interface SyncDependencies {
  */
 export async function runSyncAttempt(target: SyncTarget, context: SyncAttemptContext, deps: SyncDependencies): Promise<void> {
   const connector = deps.runtime.plugin(target.source.connectorType);
-  const destination = deps.openDestination(target.destination);
+  const destination = deps.openDestination(target.destination, target.workspaceId);
   try {
     if (context.jobType === 'reset') {
       await destination.dropTables(target.streams.map((stream) => target.prefix + stream.name));
@@ -128,6 +131,7 @@ async function syncStream(
     await pipeline.drain();
     await checkpoints.save();
     context.signal?.throwIfAborted();
+    await context.beforeCommit();
     await writer.commit();
   } catch (error) {
     await pipeline.drain().catch(() => undefined);

@@ -32,7 +32,7 @@ export class ScheduledSyncs {
     );
     let created = 0;
     for (const connection of due) {
-      const next = nextRunAt(JSON.parse(connection.schedule) as ConnectionSchedule, connection.status, now);
+      const next = nextFire(connection, now);
       const { changes } = await this.db.run('UPDATE cloud_connections SET next_run_at = ? WHERE id = ? AND next_run_at = ?', [
         next,
         connection.id,
@@ -47,5 +47,14 @@ export class ScheduledSyncs {
       }
     }
     return created;
+  }
+}
+
+/** The connection's next fire time; none (its schedule stops) when its stored schedule no longer parses, so one bad row never blocks the others. */
+function nextFire(connection: DueConnection, now: number): number | null {
+  try {
+    return nextRunAt(JSON.parse(connection.schedule) as ConnectionSchedule, connection.status, now);
+  } catch {
+    return null;
   }
 }

@@ -45,6 +45,9 @@ export interface JobFilter {
   status?: JobStatus;
   createdAtStart?: string;
   createdAtEnd?: string;
+  updatedAtStart?: string;
+  updatedAtEnd?: string;
+  orderBy?: 'created_at' | 'updated_at';
   order: 'ASC' | 'DESC';
   limit: number;
   offset: number;
@@ -56,6 +59,7 @@ export type LeaseState = 'held' | 'lost' | 'cancel';
 /** The most attempts a job gets: the first and two retries. */
 export const MAX_ATTEMPTS = 3;
 const LIVE = "('pending', 'running', 'incomplete')";
+const STOPPED_WORKER = 'the worker running this attempt stopped (its server shut down, or its lease expired)';
 
 /**
  * Durable sync jobs in the cloud API's database. A worker takes a job with one conditional UPDATE
@@ -113,8 +117,10 @@ export class SyncJobs {
     if (filter.status !== undefined) add('status = ?', filter.status);
     if (filter.createdAtStart !== undefined) add('created_at >= ?', filter.createdAtStart);
     if (filter.createdAtEnd !== undefined) add('created_at <= ?', filter.createdAtEnd);
+    if (filter.updatedAtStart !== undefined) add('updated_at >= ?', filter.updatedAtStart);
+    if (filter.updatedAtEnd !== undefined) add('updated_at <= ?', filter.updatedAtEnd);
     const rows = await this.db.all<SyncJob>(
-      `SELECT * FROM sync_jobs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at ${filter.order}, id ${filter.order} LIMIT ? OFFSET ?`,
+      `SELECT * FROM sync_jobs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${filter.orderBy ?? 'created_at'} ${filter.order}, id ${filter.order} LIMIT ? OFFSET ?`,
       [...params, filter.limit + 1, filter.offset],
     );
     return rows.map((row) => toJob(row)!);
@@ -140,6 +146,21 @@ export class SyncJobs {
   async claim(id: number, owner: string, leaseMs: number): Promise<number | undefined> {
     const now = this.now();
     return this.db.transaction(async (tx) => {
+      // A job whose last attempt died with its worker has no attempt left: it failed (a job that kills its process must not loop).
+      const exhausted = await tx.run(
+        `UPDATE sync_jobs SET status = 'failed', ended_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL
+         WHERE id = ? AND status = 'running' AND lease_until < ? AND attempts >= ?`,
+        [now, now, id, now, MAX_ATTEMPTS],
+      );
+      if (exhausted.changes === 1) {
+        await tx.run(`UPDATE sync_attempts SET status = 'failed', failure = ?, ended_at = ?, updated_at = ? WHERE job_id = ? AND status = 'running'`, [
+          STOPPED_WORKER,
+          now,
+          now,
+          id,
+        ]);
+        return undefined;
+      }
       const { changes } = await tx.run(
         `UPDATE sync_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?, started_at = COALESCE(started_at, ?)
          WHERE id = ? AND ((status IN ('pending', 'incomplete') AND next_attempt_at <= ?) OR (status = 'running' AND lease_until < ?))`,
@@ -149,7 +170,7 @@ export class SyncJobs {
       const { attempts } = (await tx.get<{ attempts: number }>('SELECT attempts FROM sync_jobs WHERE id = ?', [id]))!;
       // A worker that died left its attempt running: it failed.
       await tx.run(`UPDATE sync_attempts SET status = 'failed', failure = ?, ended_at = ?, updated_at = ? WHERE job_id = ? AND status = 'running'`, [
-        'the worker running this attempt stopped (its server shut down, or its lease expired)',
+        STOPPED_WORKER,
         now,
         now,
         id,

@@ -8,8 +8,10 @@ import type { SyncTarget } from './sync-target.ts';
 
 export interface SyncWorkerOptions extends SyncDependencies {
   jobs: SyncJobs;
-  /** Cron schedules, fired on each poll before due jobs are looked for. */
+  /** Cron schedules, fired on each poll (busy or not) before due jobs are looked for. */
   schedules?: ScheduledSyncs;
+  /** Whether the connection still exists: a running sync of a deleted one stops as cancelled. */
+  connectionExists?(connectionId: string): Promise<boolean>;
   /** The connection's sync view, or undefined when it was deleted (its job fails). */
   target(connectionId: string): Promise<SyncTarget | undefined>;
   pollMs?: number;
@@ -54,8 +56,11 @@ export class SyncWorker extends JobPoller<number> {
     return this.owner;
   }
 
-  protected async due(limit: number): Promise<number[]> {
+  protected override async beforePoll(): Promise<void> {
     await this.options.schedules?.fireDue();
+  }
+
+  protected due(limit: number): Promise<number[]> {
     return this.options.jobs.runnable(limit);
   }
 
@@ -76,25 +81,30 @@ export class SyncWorker extends JobPoller<number> {
   private async runAttempt(id: number, attempt: number): Promise<void> {
     const { jobs, log } = this.options;
     const started = Date.now();
-    const job = (await jobs.get(id))!;
+    const job = await jobs.get(id);
+    if (!job) return;
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, this.signal]);
-    let renewed = Date.now();
-    const renew = async (force = false) => {
-      if (!force && Date.now() - renewed < this.leaseMs / 4) return;
-      const lease = await jobs.renew(id, this.owner, this.leaseMs);
-      if (lease !== 'held') {
-        stop.abort();
-        throw new StopAttempt(lease);
+    let stopped: StopAttempt | undefined;
+    /** Renews the lease; stops the attempt when the job was cancelled or another instance took it. */
+    const holdJob = async () => {
+      let lease = stopped ? 'held' : await jobs.renew(id, this.owner, this.leaseMs);
+      if (lease === 'held' && !stopped && this.options.connectionExists && !(await this.options.connectionExists(job.connection_id))) lease = 'cancel';
+      if (lease !== 'held' && !stopped) {
+        stopped = new StopAttempt(lease);
+        stop.abort(stopped);
       }
-      renewed = Date.now();
+      if (stopped) throw stopped;
     };
+    // On a timer, not only as rows are written: a stream may read for minutes before it writes.
+    const heartbeat = setInterval(() => void holdJob().catch(() => undefined), this.leaseMs / 4);
+    heartbeat.unref();
     log?.({ event: 'sync_attempt_started', job_id: id, attempt, connection_id: job.connection_id, worker: this.owner });
     const writeLog = (line: string) => jobs.log(id, attempt, line);
     const progress = new ProgressReports((rows, bytes) => jobs.recordProgress(id, attempt, rows, bytes));
     let outcome: Parameters<SyncJobs['finish']>[3];
     try {
-      await renew(true);
+      await holdJob();
       const target = await this.options.target(job.connection_id);
       if (!target) throw new Error(`connection ${job.connection_id} no longer exists`);
       await runSyncAttempt(
@@ -103,15 +113,18 @@ export class SyncWorker extends JobPoller<number> {
           jobId: id,
           jobType: job.job_type,
           signal,
-          onProgress: renew,
-          onWritten: (rows, bytes) => jobs.recordProgress(id, attempt, rows, bytes),
+          onProgress: async () => {
+            if (stopped) throw stopped;
+          },
+          beforeCommit: holdJob,
+          onWritten: (rows, bytes) => progress.add(rows, bytes),
           log: writeLog,
         },
         this.options,
       );
       await progress.flush();
       // A cancellation asked for at the very end still stands.
-      await renew(true);
+      await holdJob();
       outcome = { status: 'succeeded' };
     } catch (error) {
       await progress.flush().catch(() => undefined);
@@ -120,13 +133,15 @@ export class SyncWorker extends JobPoller<number> {
         await jobs.release(id, this.owner);
         return;
       }
-      if (error instanceof StopAttempt && error.reason === 'lost') return;
-      if (error instanceof StopAttempt || (await jobs.get(id))?.cancel_requested === 1) outcome = { status: 'cancelled' };
+      if (stopped?.reason === 'lost') return;
+      if (stopped || (await jobs.get(id))?.cancel_requested === 1) outcome = { status: 'cancelled' };
       else {
         const message = error instanceof Error ? error.message : String(error);
         await writeLog(`attempt ${attempt} failed: ${message}`).catch(() => undefined);
         outcome = { status: 'failed', error: message, retryInMs: (this.options.retryDelayMs ?? 10_000) * 2 ** (attempt - 1) };
       }
+    } finally {
+      clearInterval(heartbeat);
     }
     const status = await jobs.finish(id, this.owner, attempt, outcome);
     const error = outcome.status === 'failed' ? outcome.error : undefined;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { DestinationConfiguration } from './config-fields.ts';
 import type { Destination, DestinationType } from './destination.ts';
 import { createDuckDbDestination } from './duckdb-destination.ts';
@@ -21,4 +22,9 @@ export function createDestination(type: DestinationType, configuration: Destinat
     case 'duckdb':
       return createDuckDbDestination(configuration, options.dataDir);
   }
+}
+
+/** Where a workspace's file destinations (SQLite, DuckDB) live: their `destination_path` is read under it. */
+export function workspaceDataDir(dataDir: string, workspaceId: string): string {
+  return join(dataDir, 'workspaces', workspaceId);
 }

@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** Plugboard's own files at the top of its data directory (its databases and data keys), never a destination. */
-const PLUGBOARD_FILE = /^(plugboard\.db|cloud-api\.db|data-keys\.json)/;
+const PLUGBOARD_FILE = /^(plugboard\.db|cloud-api\.db|data-keys\.json)/i;
 
 /**
  * A destination file's place: `destination_path` read under the data directory as Airbyte reads it

@@ -28,6 +28,7 @@ type SslMode = (typeof SSL_MODES)[number];
 
 /** Long enough for a distant database; short enough that a check of an address that never answers ends. */
 const CONNECT_TIMEOUT_MS = 10_000;
+const LOCK_TIMEOUT_MS = 60_000;
 
 interface PostgresSettings {
   host: string;
@@ -59,8 +60,11 @@ function readSettings(config: DestinationConfiguration): PostgresSettings {
   if (!SSL_MODES.includes(mode as SslMode)) throw new Error(`postgres destination: ssl_mode "${mode}" is not supported (use ${SSL_MODES.join(', ')})`);
   const password = config.password;
   if (password !== undefined && password !== null && typeof password !== 'string') throw new Error('postgres destination: "password" must be a string');
+  const host = requiredString(config, 'postgres', 'host');
+  // A socket directory would reach the server's own PostgreSQL as its OS user, with no password asked.
+  if (host.startsWith('/')) throw new Error('postgres destination: "host" must be a host name or address, not a socket directory');
   return {
-    host: requiredString(config, 'postgres', 'host'),
+    host,
     port: optionalInteger(config, 'postgres', 'port', 5432),
     database: requiredString(config, 'postgres', 'database'),
     username: requiredString(config, 'postgres', 'username'),
@@ -97,6 +101,8 @@ async function openClient(settings: PostgresSettings, tls: boolean): Promise<Que
     // require and prefer encrypt without verifying the certificate, as libpq's modes of those names do.
     ssl: tls ? { rejectUnauthorized: false } : false,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A swap behind a reader's lock (a BI session idle in a transaction) fails the attempt rather than hang the job.
+    lock_timeout: LOCK_TIMEOUT_MS,
     application_name: 'plugboard-sync',
   });
   let broken = false;
