@@ -13,8 +13,8 @@ import { WritePipeline } from './write-pipeline.ts';
 
 /**
  * Records per destination write. Small: encoding a batch holds the event loop, and the next upstream
- * page waits on it (bench:sync measured sync_over_read 0.65 with 5,000, 0.72 to 0.80 with 1,000);
- * transactions of 1,000 rows are still cheap.
+ * page waits on it (bench:sync measured sync_over_read 0.65 with 5,000, 0.64 to 0.80 with 1,000 and
+ * 0.63 to 0.71 with 500; runs vary by a tenth); transactions of 1,000 rows are still cheap.
  */
 const WRITE_BATCH = 1000;
 /** Upstream pages read ahead while a batch is written. */
