@@ -5,7 +5,7 @@ import { organizationEmailSetting } from '../server/organization-email.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { compileOperations, publicApiCalls } from './helpers/public-api-calls.ts';
+import { compileOperations, publicApiCalls, settledJob } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 import { testDestination, type TestDestination } from './helpers/sync-destinations.ts';
 
@@ -79,14 +79,7 @@ describe.skipIf(!spec).each(BACKENDS)('config API state, web backend and organiz
     return { connectionId: answer.body.connectionId as string, destination };
   }
 
-  async function settled(jobId: number) {
-    for (let i = 0; i < 600; i++) {
-      const { body } = await call('get', '/jobs/{jobId}', `/jobs/${jobId}`);
-      if (['succeeded', 'failed', 'cancelled'].includes(body.status)) return body;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`job ${jobId} did not settle`);
-  }
+  const settled = (jobId: number) => settledJob(call, jobId);
 
   async function sync(connectionId: string) {
     const job = await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } });

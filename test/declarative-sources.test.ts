@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { type CallAnswer, compileOperations, publicApiCalls } from './helpers/public-api-calls.ts';
+import { type CallAnswer, compileOperations, publicApiCalls, publicAccessToken, settledJob } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 
 /**
@@ -107,21 +107,13 @@ describe.skipIf(!spec).each(BACKENDS)('declarative source definitions on %s', (b
     return (JSON.parse(answer.body) as { access_token: string }).access_token;
   };
 
-  async function settled(jobId: number, caller = call) {
-    for (let i = 0; i < 600; i++) {
-      const { body } = await caller('get', '/jobs/{jobId}', `/jobs/${jobId}`);
-      if (['succeeded', 'failed', 'cancelled'].includes(body.status)) return body;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`job ${jobId} did not settle`);
-  }
+  const settled = (jobId: number, caller = call) => settledJob(caller, jobId);
 
   beforeAll(async () => {
     compileOperations(spec!, OPERATIONS);
     fx = await startHostedFixture(backend);
     fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(answers)] } });
-    token = (await fx.http.post('v1/applications/token', { json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>())
-      .access_token;
+    token = await publicAccessToken(fx);
     call = publicApiCalls(fx, spec!, () => token);
     workspaceId = (await call('post', '/workspaces', '/workspaces', { body: { name: 'declarative-ws' } })).body.workspaceId;
     otherWorkspaceId = (await call('post', '/workspaces', '/workspaces', { body: { name: 'declarative-other-ws' } })).body.workspaceId;

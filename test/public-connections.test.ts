@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { compileOperations, expectNowhereInClear, publicApiCalls } from './helpers/public-api-calls.ts';
+import { compileOperations, expectNowhereInClear, publicApiCalls, publicAccessToken } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 
 /**
@@ -60,8 +60,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API destinations and connect
     compileOperations(spec!, OPERATIONS);
     fx = await startHostedFixture(backend);
     fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(answers)] } });
-    token = (await fx.http.post('v1/applications/token', { json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>())
-      .access_token;
+    token = await publicAccessToken(fx);
     call = publicApiCalls(fx, spec!, () => token);
     workspaceId = (await call('post', '/workspaces', '/workspaces', { body: { name: 'connections-ws' } })).body.workspaceId;
     sourceId = (await call('post', '/sources', '/sources', { body: { name: 'team slack', workspaceId, configuration: slack() } })).body.sourceId;
@@ -291,9 +290,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API destinations and connect
   it("keeps organizations apart, and deletes a connection, a source's or destination's connections, a workspace's resources", async () => {
     const mine = await connect({ name: 'private' });
     const app = await fx.server.hosted.applications.create('Another org');
-    const otherToken = (
-      await fx.http.post('v1/applications/token', { json: { client_id: app.client_id, client_secret: app.client_secret } }).json<{ access_token: string }>()
-    ).access_token;
+    const otherToken = await publicAccessToken(fx, app);
     const path = `/connections/${mine.body.connectionId}`;
     for (const method of ['get', 'patch', 'delete'] as const) {
       const answer = await call(method, '/connections/{connectionId}', path, {

@@ -6,7 +6,7 @@ import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destin
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { compileOperations, publicApiCalls } from './helpers/public-api-calls.ts';
+import { compileOperations, publicApiCalls, publicAccessToken, settledJob } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 import { DESTINATION_TYPES, testDestination, type TestDestination } from './helpers/sync-destinations.ts';
 
@@ -49,8 +49,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     compileOperations(spec!, OPERATIONS);
     fx = await startHostedFixture(backend);
     fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(answers)] } });
-    token = (await fx.http.post('v1/applications/token', { json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>())
-      .access_token;
+    token = await publicAccessToken(fx);
     call = publicApiCalls(fx, spec!, () => token);
     workspaceId = (await call('post', '/workspaces', '/workspaces', { body: { name: 'jobs-ws' } })).body.workspaceId;
     sourceId = (await call('post', '/sources', '/sources', { body: { name: 'team slack', workspaceId, configuration: slack() } })).body.sourceId;
@@ -75,14 +74,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     return { connectionId: answer.body.connectionId as string, destination };
   }
 
-  async function settled(jobId: number) {
-    for (let i = 0; i < 600; i++) {
-      const { body } = await call('get', '/jobs/{jobId}', `/jobs/${jobId}`);
-      if (['succeeded', 'failed', 'cancelled'].includes(body.status)) return body;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`job ${jobId} did not settle`);
-  }
+  const settled = (jobId: number) => settledJob(call, jobId);
 
   it.each(DESTINATION_TYPES)('a sync job moves every stream of the chat source into %s', async (destinationType) => {
     const { connectionId, destination } = await connection(destinationType);
@@ -225,8 +217,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     });
     const job = await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } });
     await fx.restart();
-    token = (await fx.http.post('v1/applications/token', { json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>())
-      .access_token;
+    token = await publicAccessToken(fx);
     expect((await settled(job.body.jobId)).status).toBe('succeeded');
   });
 
@@ -288,9 +279,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
   it("another organization's token finds no job", async () => {
     const job = (await call('get', '/jobs', '/jobs?limit=1')).body.data[0];
     const other = await fx.server.hosted.applications.create('another organization');
-    const otherToken = (
-      await fx.http.post('v1/applications/token', { json: { client_id: other.client_id, client_secret: other.client_secret } }).json<{ access_token: string }>()
-    ).access_token;
+    const otherToken = await publicAccessToken(fx, other);
     expect((await call('get', '/jobs/{jobId}', `/jobs/${job.jobId}`, { token: otherToken })).status).toBe(404);
     expect((await call('get', '/jobs', '/jobs', { token: otherToken })).body.data).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { compileOperations, expectNowhereInClear, publicApiCalls } from './helpers/public-api-calls.ts';
+import { compileOperations, expectNowhereInClear, publicApiCalls, publicAccessToken } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 
 /**
@@ -69,8 +69,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API sources on %s', (backend
     compileOperations(spec!, OPERATIONS);
     fx = await startHostedFixture(backend);
     fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(answers)] } });
-    token = (await fx.http.post('v1/applications/token', { json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>())
-      .access_token;
+    token = await publicAccessToken(fx);
     call = publicApiCalls(fx, spec!, () => token);
     workspaceId = (await call('post', '/workspaces', '/workspaces', { body: { name: 'sources-ws' } })).body.workspaceId;
   });
@@ -268,9 +267,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API sources on %s', (backend
   it("keeps organizations apart, answers unknown ids with a 404, and deletes a source and its workspace's sources", async () => {
     const mine = await create(slackToken(), { name: 'private' });
     const app = await fx.server.hosted.applications.create('Another org');
-    const otherToken = (
-      await fx.http.post('v1/applications/token', { json: { client_id: app.client_id, client_secret: app.client_secret } }).json<{ access_token: string }>()
-    ).access_token;
+    const otherToken = await publicAccessToken(fx, app);
     const path = `/sources/${mine.body.sourceId}`;
     for (const method of ['get', 'patch', 'put', 'delete'] as const) {
       const body = method === 'patch' ? { name: 'stolen' } : method === 'put' ? { name: 'stolen', configuration: slackToken() } : undefined;

@@ -78,3 +78,18 @@ export async function expectNowhereInClear(fx: HostedFixture, secrets: string[])
   const places = { logs: fx.logs.join('\n'), rows: JSON.stringify(rows), ...Object.fromEntries(files.map((file) => [file, readFileSync(file, 'latin1')])) };
   for (const secret of secrets) for (const [place, text] of Object.entries(places)) expect(text.includes(secret), `${secret} in ${place}`).toBe(false);
 }
+
+/** An access token of the public API for application credentials (the fixture's first application's by default). */
+export async function publicAccessToken(fx: HostedFixture, credentials = { client_id: fx.clientId, client_secret: fx.clientSecret }): Promise<string> {
+  return (await fx.http.post('v1/applications/token', { json: credentials }).json<{ access_token: string }>()).access_token;
+}
+
+/** Polls a job until it ends (succeeded, failed or cancelled), through `call`; its last answer. */
+export async function settledJob(call: ReturnType<typeof publicApiCalls>, jobId: number) {
+  for (let i = 0; i < 600; i++) {
+    const { body } = await call('get', '/jobs/{jobId}', `/jobs/${jobId}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(body.status)) return body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`job ${jobId} did not settle`);
+}

@@ -4,11 +4,11 @@ import type { StoredRecord } from '../../sdk/index.ts';
 import { patient, type PatienceOptions } from '../patient-call.ts';
 import { readAhead } from '../replication/read-ahead.ts';
 import type { Destination } from './destinations/destination.ts';
-import { readStream, type StreamSource } from './read-stream.ts';
+import { readStream, type StreamSource, type StreamState } from './read-stream.ts';
 import type { SyncStates } from './sync-states.ts';
 import { findSyncStream, type SyncStreamSpec } from './sync-streams.ts';
 import type { SelectedStream, SyncTarget } from './sync-target.ts';
-import { StateCheckpoints } from './state-checkpoints.ts';
+import { ThrottledSave } from './throttled-save.ts';
 import { WritePipeline } from './write-pipeline.ts';
 
 /**
@@ -102,7 +102,12 @@ async function syncStream(
   let written = 0;
   // Batches are written (and states saved after them) while the next pages are read.
   const pipeline = new WritePipeline(RECORDS_IN_FLIGHT);
-  const checkpoints = new StateCheckpoints((state) => states.save(target.connectionId, spec.name, state));
+  // The newest state reached replaces an older one not saved yet.
+  const checkpoints = new ThrottledSave<StreamState>(
+    (state) => states.save(target.connectionId, spec.name, state),
+    (_older, newer) => newer,
+    true,
+  );
   const flush = async () => {
     if (batch.length === 0) return;
     const records = batch;
@@ -121,7 +126,7 @@ async function syncStream(
       if ('state' in item) {
         await flush();
         // In line after the writes it vouches for.
-        await pipeline.push(() => checkpoints.reached(item.state));
+        await pipeline.push(() => checkpoints.add(item.state));
         continue;
       }
       for (const record of item.records) batch.push(record);
@@ -129,14 +134,14 @@ async function syncStream(
     }
     await flush();
     await pipeline.drain();
-    await checkpoints.save();
+    await checkpoints.flush();
     context.signal?.throwIfAborted();
     await context.beforeCommit();
     await writer.commit();
   } catch (error) {
     await pipeline.drain().catch(() => undefined);
     // What the last state reached vouches for is written: the next attempt resumes from there.
-    await checkpoints.save().catch(() => undefined);
+    await checkpoints.flush().catch(() => undefined);
     await writer.abort().catch(() => undefined);
     throw error;
   }

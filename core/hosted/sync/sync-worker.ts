@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobPoller } from '../job-poller.ts';
-import { ProgressReports } from './progress-reports.ts';
+import { ThrottledSave } from './throttled-save.ts';
 import { runSyncAttempt, type SyncDependencies } from './run-sync.ts';
 import type { ScheduledSyncs } from './scheduled-syncs.ts';
 import type { SyncJobs } from './sync-jobs.ts';
@@ -101,7 +101,11 @@ export class SyncWorker extends JobPoller<number> {
     heartbeat.unref();
     log?.({ event: 'sync_attempt_started', job_id: id, attempt, connection_id: job.connection_id, worker: this.owner });
     const writeLog = (line: string) => jobs.log(id, attempt, line);
-    const progress = new ProgressReports((rows, bytes) => jobs.recordProgress(id, attempt, rows, bytes));
+    const progress = new ThrottledSave<{ rows: number; bytes: number }>(
+      ({ rows, bytes }) => jobs.recordProgress(id, attempt, rows, bytes),
+      (sum, next) => ({ rows: (sum?.rows ?? 0) + next.rows, bytes: (sum?.bytes ?? 0) + next.bytes }),
+      false,
+    );
     let outcome: Parameters<SyncJobs['finish']>[3];
     try {
       await holdJob();
@@ -117,7 +121,7 @@ export class SyncWorker extends JobPoller<number> {
             if (stopped) throw stopped;
           },
           beforeCommit: holdJob,
-          onWritten: (rows, bytes) => progress.add(rows, bytes),
+          onWritten: (rows, bytes) => progress.add({ rows, bytes }),
           log: writeLog,
         },
         this.options,
