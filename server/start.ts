@@ -74,8 +74,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await close();
     throw error;
   });
-  hosted.replicationScheduler.start();
-  hosted.syncWorker.start();
+  await Promise.all([hosted.replicationScheduler.start(), hosted.syncWorker.start()]).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${urlHost(config.host)}:${port}`,

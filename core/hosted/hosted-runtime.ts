@@ -22,6 +22,7 @@ import { createPublicApi, type PublicApi } from './cloud-api/public-api.ts';
 import type { SqlDriver } from '../stores/sql-driver.ts';
 import { NotFoundError } from '../errors.ts';
 import { createDestination, workspaceDataDir } from './sync/destinations/create-destination.ts';
+import { openJobQueues } from './jobs/job-queues.ts';
 import { migrateSync } from './sync/migrate-sync.ts';
 import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
 import { SyncJobs } from './sync/sync-jobs.ts';
@@ -120,6 +121,16 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     await store.close();
     throw error;
   });
+  const jobQueues = await openJobQueues({
+    databaseUrl: options.databaseUrl,
+    schema: options.databaseSchema,
+    onError: (error) => options.sync?.log?.({ event: 'sync_poll_failed', error: String(error) }),
+  }).catch(async (error: unknown) => {
+    await cloudDb.close();
+    await contextStore.close();
+    await store.close();
+    throw error;
+  });
   for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
   const jobs = new ReplicationJobs(contextStore.driver, options.clock);
   const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, baseUrls, contextStore, {
@@ -141,6 +152,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     pollMs: options.replication?.pollMs,
     leaseMs: options.replication?.leaseMs,
     log: options.replication?.log,
+    queues: jobQueues.queue,
   });
   const replication = new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler);
   const syncJobs = new SyncJobs(cloudDb, options.clock);
@@ -172,6 +184,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
         if (error instanceof NotFoundError) return undefined;
         throw error;
       }),
+    queues: jobQueues.queue,
     ...options.sync,
   });
   return {
@@ -199,6 +212,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     async close() {
       await syncWorker.stop();
       await replicationScheduler.stop();
+      await jobQueues.close();
       await contextStore.close();
       await cloudDb.close();
       await store.close();

@@ -63,6 +63,7 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
       await client.end();
       rmSync(dataDir, { recursive: true, force: true });
     },

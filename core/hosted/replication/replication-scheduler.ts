@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextStore } from '../context-store/context-store.ts';
-import { JobPoller } from '../job-poller.ts';
+import type { JobQueueFactory } from '../jobs/job-queue.ts';
+import { JobWorker } from '../jobs/job-worker.ts';
 import type { ReplicationJobs } from './replication-jobs.ts';
 import { runReplication, type ReplicationTarget } from './run-replication.ts';
 
@@ -11,6 +12,8 @@ export interface ReplicationSchedulerOptions {
   target(connectorId: string): Promise<ReplicationTarget | undefined>;
   /** Between two refreshes of a connector (PLUGBOARD_REPLICATION_INTERVAL). */
   intervalMs: number;
+  /** The queue backend (pg-boss on PostgreSQL); polling when not given. */
+  queues?: JobQueueFactory;
   /** How often due jobs are looked for. */
   pollMs?: number;
   /** How long a run holds its job without renewing; another instance takes over after it. */
@@ -38,28 +41,34 @@ const FIRST_RETRY_MS = 30_000;
  * after a failure). Jobs are rows, so they survive a restart; a run cut off by a crash is taken
  * over once its lease expires.
  */
-export class ReplicationScheduler extends JobPoller<string> {
+export class ReplicationScheduler extends JobWorker<string> {
+  readonly name = 'plugboard_replication';
   private readonly owner = randomUUID();
   private readonly leaseMs: number;
 
   constructor(private readonly options: ReplicationSchedulerOptions) {
-    super(options.pollMs ?? 5_000, options.concurrency ?? 2);
+    super(options.queues, { pollMs: options.pollMs ?? 5_000, concurrency: options.concurrency ?? 2 });
     this.leaseMs = options.leaseMs ?? 120_000;
   }
 
-  protected due(limit: number): Promise<string[]> {
+  due(limit: number): Promise<string[]> {
     return this.options.jobs.due(limit);
   }
 
-  protected claim(connectorId: string): Promise<boolean> {
+  async nextDue(connectorId: string): Promise<Date | undefined> {
+    const job = await this.options.jobs.get(connectorId);
+    return job && job.lease_owner === null ? new Date(job.next_run_at) : undefined;
+  }
+
+  claim(connectorId: string): Promise<boolean> {
     return this.options.jobs.claim(connectorId, this.owner, this.leaseMs);
   }
 
-  protected pollFailed(error: unknown): void {
+  failed(error: unknown): void {
     this.options.log?.({ event: 'replication_poll_failed', error: String(error) });
   }
 
-  protected async run(connectorId: string): Promise<void> {
+  async run(connectorId: string): Promise<void> {
     const { jobs, store, log } = this.options;
     const started = Date.now();
     const target = await this.options.target(connectorId).catch(() => undefined);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { JobPoller } from '../job-poller.ts';
+import type { JobQueueFactory } from '../jobs/job-queue.ts';
+import { JobWorker } from '../jobs/job-worker.ts';
 import { ThrottledSave } from './throttled-save.ts';
 import { runSyncAttempt, type SyncDependencies } from './run-sync.ts';
 import type { ScheduledSyncs } from './scheduled-syncs.ts';
@@ -14,6 +15,8 @@ export interface SyncWorkerOptions extends SyncDependencies {
   connectionExists?(connectionId: string): Promise<boolean>;
   /** The connection's sync view, or undefined when it was deleted (its job fails). */
   target(connectionId: string): Promise<SyncTarget | undefined>;
+  /** The queue backend (pg-boss on PostgreSQL); polling when not given. */
+  queues?: JobQueueFactory;
   pollMs?: number;
   /** How long an attempt holds its job without renewing; another instance takes over after it. */
   leaseMs?: number;
@@ -40,14 +43,15 @@ class StopAttempt extends Error {
  * records are written (stopping when the job is cancelled or taken over), and ends the attempt:
  * succeeded, cancelled, or failed and retried (up to three attempts in all).
  */
-export class SyncWorker extends JobPoller<number> {
+export class SyncWorker extends JobWorker<number> {
+  readonly name = 'plugboard_sync';
   private readonly owner = randomUUID();
   /** The attempt each job this instance claimed is on. */
   private readonly attempts = new Map<number, number>();
   private readonly leaseMs: number;
 
   constructor(private readonly options: SyncWorkerOptions) {
-    super(options.pollMs ?? 2_000, options.concurrency ?? 2);
+    super(options.queues, { pollMs: options.pollMs ?? 2_000, concurrency: options.concurrency ?? 2 });
     this.leaseMs = options.leaseMs ?? 60_000;
   }
 
@@ -56,25 +60,33 @@ export class SyncWorker extends JobPoller<number> {
     return this.owner;
   }
 
-  protected override async beforePoll(): Promise<void> {
+  async tick(): Promise<void> {
     await this.options.schedules?.fireDue();
   }
 
-  protected due(limit: number): Promise<number[]> {
+  due(limit: number): Promise<number[]> {
     return this.options.jobs.runnable(limit);
   }
 
-  protected async claim(id: number): Promise<boolean> {
+  async nextDue(id: number): Promise<Date | undefined> {
+    const job = await this.options.jobs.get(id);
+    if (job?.status === 'pending' || job?.status === 'incomplete') return new Date(job.next_attempt_at);
+    // Let go by a stopping instance: due again at once.
+    if (job?.status === 'running' && job.lease_until !== null && Date.parse(job.lease_until) < Date.now()) return new Date();
+    return undefined;
+  }
+
+  async claim(id: number): Promise<boolean> {
     const attempt = await this.options.jobs.claim(id, this.owner, this.leaseMs);
     if (attempt !== undefined) this.attempts.set(id, attempt);
     return attempt !== undefined;
   }
 
-  protected run(id: number): Promise<void> {
+  run(id: number): Promise<void> {
     return this.runAttempt(id, this.attempts.get(id)!).finally(() => this.attempts.delete(id));
   }
 
-  protected pollFailed(error: unknown): void {
+  failed(error: unknown): void {
     this.options.log?.({ event: 'sync_poll_failed', error: String(error) });
   }
 
@@ -150,6 +162,5 @@ export class SyncWorker extends JobPoller<number> {
     const status = await jobs.finish(id, this.owner, attempt, outcome);
     const error = outcome.status === 'failed' ? outcome.error : undefined;
     log?.({ event: 'sync_attempt_finished', job_id: id, attempt, status: status ?? 'lost', duration_ms: Date.now() - started, ...(error ? { error } : {}) });
-    if (status === 'incomplete') setTimeout(() => this.trigger(), (this.options.retryDelayMs ?? 10_000) * 2 ** (attempt - 1)).unref();
   }
 }

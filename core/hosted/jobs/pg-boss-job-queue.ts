@@ -1,0 +1,130 @@
+import type PgBoss from 'pg-boss';
+import type { JobKind, JobQueue, JobQueueOptions } from './job-queue.ts';
+
+/** What a pg-boss job carries: the durable job to look at. */
+interface Look<K> {
+  key: K;
+}
+
+/**
+ * pg-boss 10 has no heartbeat (12 has, and needs Node 22): a running job's liveness is the lease on
+ * its row, which the run renews. pg-boss's own expiration is only the backstop, so it is long.
+ */
+const BACKSTOP_EXPIRY_SECONDS = 23 * 3600;
+
+/**
+ * The job queue of a fleet sharing PostgreSQL, on pg-boss: every look at a durable job ("run job N
+ * now", "at 12:05") is a pg-boss job, fetched by exactly one instance (SKIP LOCKED), delayed with
+ * `startAfter`, and retried by pg-boss when the look itself failed. The `short` policy keeps one
+ * queued look per job and time, so the tick that sends a look for every due job (a new one, or one
+ * whose worker died and let its lease expire) never piles them up.
+ */
+export class PgBossJobQueue<K extends string | number> implements JobQueue<K> {
+  private readonly looking = new Set<Promise<void>>();
+  private readonly workers: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly kind: JobKind<K>,
+    private readonly options: JobQueueOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.timer || this.stopped) return;
+    await this.createQueue();
+    const pollingIntervalSeconds = Math.max(this.options.pollMs, 500) / 1000;
+    for (let i = 0; i < this.options.concurrency; i++) {
+      this.workers.push(
+        await this.boss.work<Look<K>>(this.kind.name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => this.tracked(this.look(job!.data.key))),
+      );
+    }
+    this.timer = setInterval(() => this.trigger(), this.options.pollMs);
+    this.timer.unref();
+    this.trigger();
+  }
+
+  trigger(): void {
+    if (!this.timer || this.ticking || this.stopped) return;
+    this.ticking = this.tick()
+      .catch((error: unknown) => this.kind.failed(error))
+      .finally(() => {
+        this.ticking = undefined;
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.boss.offWork(this.kind.name).catch(() => undefined);
+    await this.ticking;
+    await this.idle();
+  }
+
+  async idle(): Promise<void> {
+    while (this.ticking || this.looking.size > 0) {
+      await this.ticking;
+      await Promise.allSettled(this.looking);
+    }
+  }
+
+  /** Instances starting together may create the queue at once: PostgreSQL then reports a deadlock, and the loser tries again. */
+  private async createQueue(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (await this.boss.getQueue(this.kind.name)) return;
+        await this.boss.createQueue(this.kind.name, {
+          name: this.kind.name,
+          policy: 'short',
+          retryLimit: 5,
+          retryDelay: 1,
+          expireInSeconds: BACKSTOP_EXPIRY_SECONDS,
+        });
+        return;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+      }
+    }
+  }
+
+  private async tracked(look: Promise<void>): Promise<void> {
+    this.looking.add(look);
+    try {
+      await look;
+    } finally {
+      this.looking.delete(look);
+    }
+  }
+
+  /** Sends a look for every due job; one already queued for the same job makes the send a no-op. */
+  private async tick(): Promise<void> {
+    await this.kind.tick?.();
+    for (const key of await this.kind.due(100)) await this.send(key);
+  }
+
+  /** One look at a job: run it when this instance can claim it, then queue the look at its next due time. */
+  private async look(key: K): Promise<void> {
+    try {
+      if (!this.stopped && (await this.kind.claim(key))) await this.kind.run(key);
+      const next = await this.kind.nextDue(key);
+      if (next) await this.send(key, next);
+    } catch (error) {
+      this.kind.failed(error);
+      throw error; // pg-boss retries the look
+    }
+  }
+
+  private async send(key: K, at?: Date): Promise<void> {
+    const due = at && at.getTime() > Date.now() ? at : undefined;
+    await this.boss.send(this.kind.name, { key } satisfies Look<K>, {
+      singletonKey: due ? `${key}@${due.toISOString()}` : String(key),
+      ...(due ? { startAfter: due } : {}),
+    });
+    // A look due now starts at once here if a slot is free; other instances find it at their next fetch.
+    if (!due) for (const worker of this.workers) this.boss.notifyWorker(worker);
+  }
+}
