@@ -274,6 +274,8 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
       const runs = started().filter((event) => event.job_id === slow);
       expect(runs.map((event) => event.worker)).toEqual([holder.hosted.syncWorker.id, survivor.hosted.syncWorker.id]);
     },
+    // Two servers, a cron window and a rate-limited sync: longer than the default.
+    60_000,
   );
 
   it("another organization's token finds no job", async () => {
