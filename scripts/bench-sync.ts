@@ -50,6 +50,8 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 async function timed(label: string, run: (count: (n: number) => void) => Promise<void>): Promise<{ records: number; seconds: number }> {
   let records = 0;
   const started = performance.now();
+  const loopBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
   const progress = setInterval(
     () => console.log(`  ${label}: ${records} records, ${((performance.now() - started) / 1000).toFixed(0)} s, rss ${mb(process.memoryUsage.rss())}`),
     10_000,
@@ -62,7 +64,13 @@ async function timed(label: string, run: (count: (n: number) => void) => Promise
     clearInterval(progress);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s`);
+  // Where the time went: how busy the event loop was, and how many cores this process used (its threads together).
+  const loop = performance.eventLoopUtilization(loopBefore).utilization;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cores = (cpu.user + cpu.system) / 1e6 / seconds;
+  console.log(
+    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${cores.toFixed(2)} cores)`,
+  );
   return { records, seconds };
 }
 
