@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { organizationEmailSetting } from '../server/organization-email.ts';
-import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { slackSourceConfiguration } from './helpers/chat-fixture.ts';
 import { BACKENDS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
 import { compileOperations, publicApiCalls, settledJob } from './helpers/public-api-calls.ts';
@@ -21,13 +21,7 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** 2096: after every message the sandbox holds. */
 const FAR_FUTURE = '4000000000.000000';
 
-const slack = () => ({
-  sourceType: 'slack',
-  credentials: { option_title: 'API Token Credentials', api_token: CHAT_TOKEN },
-  start_date: '2000-01-01T00:00:00Z',
-  lookback_window: 0,
-  join_channels: false,
-});
+const slack = slackSourceConfiguration;
 
 type Stream = { name: string; syncMode: string };
 type CatalogEntry = { stream: { name: string }; config: Record<string, unknown> };

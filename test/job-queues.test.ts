@@ -89,10 +89,10 @@ async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void
 describe.each(BACKENDS)('job queues on %s', (backend) => {
   let db: TestDatabase;
   const opened: JobQueues[] = [];
-  const queues: JobQueue<number>[] = [];
+  const queues: JobQueue[] = [];
   const kinds: TestKind[] = [];
 
-  async function instance(rows: Rows, name: string, runMs = 50): Promise<{ kind: TestKind; queue: JobQueue<number> }> {
+  async function instance(rows: Rows, name: string, runMs = 50): Promise<{ kind: TestKind; queue: JobQueue }> {
     const queues$ = db.databaseUrl ? await openJobQueues({ databaseUrl: db.databaseUrl, schema: db.schema }) : pollingJobQueues;
     opened.push(queues$);
     const kind = new TestKind(rows, name, runMs);

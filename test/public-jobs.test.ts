@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
-import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { slackSourceConfiguration } from './helpers/chat-fixture.ts';
 import { BACKENDS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
 import { compileOperations, publicApiCalls, publicAccessToken, settledJob } from './helpers/public-api-calls.ts';
@@ -28,13 +28,7 @@ const OPERATIONS = [
   'get /jobs/{jobId}',
 ];
 
-const slack = () => ({
-  sourceType: 'slack',
-  credentials: { option_title: 'API Token Credentials', api_token: CHAT_TOKEN },
-  start_date: '2000-01-01T00:00:00Z',
-  lookback_window: 0,
-  join_channels: false,
-});
+const slack = slackSourceConfiguration;
 
 describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) => {
   let fx: HostedFixture;

@@ -4,6 +4,15 @@ import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
 
 export const CHAT_TOKEN = 'xoxb-test-secret-0001';
 
+/** A public cloud API `slack` source on the sandbox's token, from the start of its data, no look-back. */
+export const slackSourceConfiguration = () => ({
+  sourceType: 'slack',
+  credentials: { option_title: 'API Token Credentials', api_token: CHAT_TOKEN },
+  start_date: '2000-01-01T00:00:00Z',
+  lookback_window: 0,
+  join_channels: false,
+});
+
 /** A Slack sandbox plus an in-process chat connector pointed at it. */
 export async function startChatFixture(options: { users?: number; channels?: number; messagesPerChannel?: number } = {}) {
   const sandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 8, messagesPerChannel: 25, ...options });

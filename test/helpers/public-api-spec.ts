@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { AIRBYTE_PUBLIC_SPEC, AIRBYTE_TOKEN_SPEC, loadSharedSpec, type SharedSpec } from './shared-specs.ts';
 
 /** The config API (its paths start with /v1/, apart from the public API's): its connection checks. */
-const AIRBYTE_CONFIG_SPEC: SharedSpec = { label: 'Config API', file: 'airbyte/config.yaml', envVar: 'AIRBYTE_CONFIG_API_SPEC' };
+export const AIRBYTE_CONFIG_SPEC: SharedSpec = { label: 'Config API', file: 'airbyte/config.yaml', envVar: 'AIRBYTE_CONFIG_API_SPEC' };
 
 /**
  * Airbyte's official public API description (OpenAPI 3.1, JSON Schema 2020-12), and its config API's, for checking what

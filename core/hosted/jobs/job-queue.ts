@@ -28,7 +28,7 @@ export interface JobQueueOptions {
   concurrency: number;
 }
 
-export interface JobQueue<K> {
+export interface JobQueue {
   start(): Promise<void>;
   /** Looks for due jobs now (one was added). */
   trigger(): void;
@@ -39,4 +39,4 @@ export interface JobQueue<K> {
 }
 
 /** Makes the queue of a kind of job, on the backend the deployment's database calls for. */
-export type JobQueueFactory = <K extends string | number>(kind: JobKind<K>, options: JobQueueOptions) => JobQueue<K>;
+export type JobQueueFactory = <K extends string | number>(kind: JobKind<K>, options: JobQueueOptions) => JobQueue;

@@ -8,7 +8,7 @@ import { pollingJobQueues } from './job-queues.ts';
 export abstract class JobWorker<K extends string | number> implements JobKind<K> {
   abstract readonly name: string;
   private readonly abort = new AbortController();
-  private readonly queue: JobQueue<K>;
+  private readonly queue: JobQueue;
 
   constructor(queues: JobQueueFactory | undefined, options: JobQueueOptions) {
     this.queue = (queues ?? pollingJobQueues.queue)(this, options);

@@ -19,7 +19,7 @@ const BACKSTOP_EXPIRY_SECONDS = 23 * 3600;
  * queued look per job and time, so the tick that sends a look for every due job (a new one, or one
  * whose worker died and let its lease expire) never piles them up.
  */
-export class PgBossJobQueue<K extends string | number> implements JobQueue<K> {
+export class PgBossJobQueue<K extends string | number> implements JobQueue {
   private readonly looking = new Set<Promise<void>>();
   private readonly workers: string[] = [];
   private timer: NodeJS.Timeout | undefined;

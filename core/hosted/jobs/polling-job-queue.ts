@@ -5,7 +5,7 @@ import type { JobKind, JobQueue, JobQueueOptions } from './job-queue.ts';
  * when triggered), claims each, runs up to `concurrency` at once, and looks again when a job it ran
  * is next due. A job cut off by a crash is a row whose lease expires: the next start takes it over.
  */
-export class PollingJobQueue<K extends string | number> implements JobQueue<K> {
+export class PollingJobQueue<K extends string | number> implements JobQueue {
   private readonly running = new Map<K, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;

@@ -4,8 +4,18 @@
  */
 export type DestinationConfiguration = Record<string, unknown>;
 
+/** A configuration a destination cannot work with, naming the field (the server answers 400; the cloud client an InputError). */
+export class DestinationConfigError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
 function refuse(type: string, field: string, expected: string): never {
-  throw new Error(`${type} destination: "${field}" must be ${expected}`);
+  throw new DestinationConfigError(`${type} destination: "${field}" must be ${expected}`, field);
 }
 
 export function requiredString(config: DestinationConfiguration, type: string, field: string): string {

@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { ENV } from '../../core/cloud-client/index.ts';
+import { connectionsCommand } from './connections.ts';
+import { destinationsCommand, sourcesCommand } from './connectors.ts';
+import { jobsCommand, logsCommand, syncCommand } from './sync.ts';
+import { workspaceCommand } from './workspace.ts';
+
+/** `plugboard cloud ...`: the public cloud API through plugboard/cloud. */
+export function cloudCommand(): Command {
+  const cloud = new Command('cloud')
+    .description('Workspaces, sources, destinations, connections and sync jobs of the public cloud API (Plugboard or any server speaking it)')
+    .option('--workspace <id>', `the workspace (default ${ENV.workspaceId})`)
+    .option('--api-url <url>', `the public API's root, ending in /v1 (default ${ENV.apiUrl}, else https://api.plugboard.dev/v1)`)
+    .option('--json', 'print JSON instead of tables')
+    .addHelpText(
+      'after',
+      `
+Credentials come from the environment: ${ENV.bearerToken}, or ${ENV.clientId} and ${ENV.clientSecret}.
+Deleting takes --yes (or a "y" on a terminal) and, in safe mode (the default), a name containing "delete-me" or "deleteme".
+Errors are one line on stderr and exit 1.`,
+    );
+  for (const command of [workspaceCommand(), sourcesCommand(), destinationsCommand(), connectionsCommand(), syncCommand(), jobsCommand(), logsCommand()]) {
+    cloud.addCommand(command);
+  }
+  return cloud;
+}
