@@ -121,6 +121,30 @@ describe('start-up refusals', () => {
         await admin.end();
       }
     });
+
+    it("a role that may create tables but not the job queues' schema is refused, saying so", async () => {
+      const name = `plugboard_test_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE ROLE ${name} LOGIN`);
+        await admin.query(`CREATE SCHEMA ${name} AUTHORIZATION ${name}`);
+        const databaseUrl = testDatabaseUrl((url) => {
+          url.username = name;
+          url.searchParams.set('options', `-c search_path=${name}`);
+        });
+        await expectStartRefused(
+          { DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS },
+          /^PostgreSQL refused the job queues' schema: permission denied for database/,
+        );
+      } finally {
+        await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+        await admin.query(`DROP SCHEMA IF EXISTS ${name}_jobs CASCADE`);
+        await admin.query(`DROP OWNED BY ${name}`);
+        await admin.query(`DROP ROLE IF EXISTS ${name}`);
+        await admin.end();
+      }
+    });
   });
 
   it.each([

@@ -1,4 +1,6 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
+import { ConfigurationError } from '../../configuration-error.ts';
 import type { JobQueueFactory } from './job-queue.ts';
 import { PgBossJobQueue } from './pg-boss-job-queue.ts';
 import { PollingJobQueue } from './polling-job-queue.ts';
@@ -42,10 +44,21 @@ export async function openJobQueues(options: { databaseUrl?: string; schema?: st
   });
   // An EventEmitter's unheard 'error' would end the process: a lost connection is logged, and pg-boss reconnects.
   boss.on('error', (error) => options.onError?.(error));
-  await boss.start();
+  await boss.start().catch((error: unknown) => {
+    throw jobSchemaProblem(error, boss) ?? error;
+  });
   return {
     backend: 'pg-boss',
     queue: (kind, queueOptions) => new PgBossJobQueue(boss, kind, queueOptions),
     close: () => boss.stop({ graceful: true, wait: true, timeout: 5_000 }),
   };
+}
+
+/** A role that may not create pg-boss's schema refuses the start in words, as a refused migration does. */
+function jobSchemaProblem(error: unknown, boss: PgBoss): ConfigurationError | null {
+  if (!(error instanceof pg.DatabaseError) || error.code !== '42501') return null;
+  void boss.stop({ graceful: false }).catch(() => undefined);
+  return new ConfigurationError(
+    `PostgreSQL refused the job queues' schema: ${error.message}; the role in DATABASE_URL must be allowed to create it (CREATE on the database), or it must exist`,
+  );
 }
