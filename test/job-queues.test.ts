@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobKind, JobQueue } from '../core/hosted/jobs/job-queue.ts';
-import { type JobQueues, openJobQueues, pollingJobQueues } from '../core/hosted/jobs/job-queues.ts';
+import { jobSchemaOf, type JobQueues, openJobQueues, pollingJobQueues } from '../core/hosted/jobs/job-queues.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from './helpers/hosted-fixture.ts';
 
 const BACKENDS: Backend[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -8,6 +8,9 @@ const LEASE_MS = 300;
 
 /** Job rows shared by every instance of a test (the database's part): a due time and a lease each. */
 class Rows {
+  private static made = 0;
+  /** The queue of this test's instances: instances of other tests never take its looks. */
+  readonly queueName = `plugboard_test_${++Rows.made}`;
   readonly jobs = new Map<number, { dueAt: number; owner?: string; leaseUntil: number; done: boolean }>();
   readonly runs: Array<{ key: number; instance: string }> = [];
 
@@ -18,8 +21,12 @@ class Rows {
 
 /** One instance's view of the rows: claims with a lease as the real kinds do; a `crashed` one stops renewing and never finishes. */
 class TestKind implements JobKind<number> {
-  readonly name = 'plugboard_test';
+  get name(): string {
+    return this.rows.queueName;
+  }
   crashed = false;
+  /** False: the run stops renewing its lease (a database too slow to answer) but goes on. */
+  renews = true;
   readonly errors: unknown[] = [];
   private readonly renewals = new Set<NodeJS.Timeout>();
   /** Ends a crashed instance's endless run when the test is over. */
@@ -54,7 +61,7 @@ class TestKind implements JobKind<number> {
     const job = this.rows.jobs.get(key)!;
     this.rows.runs.push({ key, instance: this.instance });
     const renew = setInterval(() => {
-      if (!this.crashed) job.leaseUntil = Date.now() + LEASE_MS;
+      if (!this.crashed && this.renews) job.leaseUntil = Date.now() + LEASE_MS;
     }, LEASE_MS / 4);
     this.renewals.add(renew);
     await Promise.race([new Promise((resolve) => setTimeout(resolve, this.runMs)), this.buried]);
@@ -130,6 +137,17 @@ describe.each(BACKENDS)('job queues on %s', (backend) => {
     expect([...a.kind.errors, ...b.kind.errors]).toEqual([]);
   });
 
+  it('never runs a job twice beside itself on one instance, even when its lease lapses mid-run', async () => {
+    const rows = new Rows();
+    const slow = await instance(rows, 'slow', 1_500);
+    slow.kind.renews = false;
+    rows.add(200);
+    slow.queue.trigger();
+    await until(() => rows.jobs.get(200)!.done);
+    expect(rows.runs.filter((run) => run.key === 200)).toHaveLength(1);
+    expect(slow.kind.errors).toEqual([]);
+  });
+
   it.runIf(backend === 'postgres')("takes over a dead instance's job once its lease expires", async () => {
     const rows = new Rows();
     const dying = await instance(rows, 'dying', 60_000);
@@ -143,5 +161,17 @@ describe.each(BACKENDS)('job queues on %s', (backend) => {
     await until(() => rows.jobs.get(100)!.done);
     expect(rows.runs.filter((run) => run.key === 100).map((run) => run.instance)).toEqual(['dying', 'survivor']);
     expect(survivor.kind.errors).toEqual([]);
+  });
+});
+
+describe("the job queues' schema", () => {
+  it("is named after the server's: the configured schema, else the URL's search_path, else pgboss", () => {
+    expect(jobSchemaOf('postgres://u@h/db', 'tenant')).toBe('tenant_jobs');
+    expect(jobSchemaOf('postgres://u@h/db?options=-c%20search_path%3Dapp', undefined)).toBe('app_jobs');
+    expect(jobSchemaOf('postgres://u@h/db?options=-c+search_path%3Dapp', undefined)).toBe('app_jobs');
+    // A socket URL, which WHATWG URL refuses.
+    expect(jobSchemaOf('postgres://u:p@/db?host=/var/run/postgresql&options=-c search_path=app', undefined)).toBe('app_jobs');
+    expect(jobSchemaOf('postgres://u@h/db', undefined)).toBe('pgboss');
+    expect(jobSchemaOf('postgres://u@h/db?options=-c search_path=my-app', undefined)).toBe('pgboss');
   });
 });

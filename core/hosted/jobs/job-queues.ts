@@ -23,9 +23,19 @@ export const pollingJobQueues: JobQueues = {
  * by the URL's `options=-c search_path=...`), so deployments sharing a database never share queues.
  */
 export function jobSchemaOf(databaseUrl: string, schema: string | undefined): string {
-  const fromUrl = /search_path=([A-Za-z_][A-Za-z0-9_]*)/.exec(new URL(databaseUrl).searchParams.get('options') ?? '')?.[1];
-  const own = schema ?? fromUrl;
+  const own = schema ?? searchPathOf(databaseUrl);
   return own ? `${own}_jobs` : 'pgboss';
+}
+
+/** The first schema of the URL's `options=-c search_path=...`, when it is a plain name (a socket URL, which WHATWG URL refuses, included). */
+function searchPathOf(databaseUrl: string): string | undefined {
+  let text = databaseUrl;
+  try {
+    text = decodeURIComponent(databaseUrl);
+  } catch {
+    // Left as written: only the plain-name pattern below is looked for.
+  }
+  return /[?&]options=[^&]*search_path=([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_$-])/.exec(text)?.[1];
 }
 
 /**
@@ -43,9 +53,11 @@ export async function openJobQueues(options: { databaseUrl?: string; schema?: st
     schedule: false,
   });
   // An EventEmitter's unheard 'error' would end the process: a lost connection is logged, and pg-boss reconnects.
-  boss.on('error', (error) => options.onError?.(error));
-  await boss.start().catch((error: unknown) => {
-    throw jobSchemaProblem(error, boss) ?? error;
+  boss.on('error', (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(describe(error))));
+  await boss.start().catch(async (error: unknown) => {
+    // A failed start leaves pg-boss's pool open, and its stop() does nothing then.
+    await (boss.getDb() as { close?: () => Promise<void> }).close?.().catch(() => undefined);
+    throw jobSchemaProblem(error) ?? error;
   });
   return {
     backend: 'pg-boss',
@@ -55,10 +67,15 @@ export async function openJobQueues(options: { databaseUrl?: string; schema?: st
 }
 
 /** A role that may not create pg-boss's schema refuses the start in words, as a refused migration does. */
-function jobSchemaProblem(error: unknown, boss: PgBoss): ConfigurationError | null {
+function jobSchemaProblem(error: unknown): ConfigurationError | null {
   if (!(error instanceof pg.DatabaseError) || error.code !== '42501') return null;
-  void boss.stop({ graceful: false }).catch(() => undefined);
   return new ConfigurationError(
     `PostgreSQL refused the job queues' schema: ${error.message}; the role in DATABASE_URL must be allowed to create it (CREATE on the database), or it must exist`,
   );
+}
+
+/** pg-boss emits some errors as plain objects ({message, queue, ...}). */
+function describe(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
 }

@@ -18,12 +18,20 @@ const BACKSTOP_EXPIRY_SECONDS = 23 * 3600;
  * `startAfter`, and retried by pg-boss when the look itself failed. The `short` policy keeps one
  * queued look per job and time, so the tick that sends a look for every due job (a new one, or one
  * whose worker died and let its lease expire) never piles them up.
+ *
+ * Looks are fetched by this queue's own loops, not `boss.work()`: pg-boss 10's workers complete a
+ * job without handling a failure of that query, which would end the process when the database drops.
  */
 export class PgBossJobQueue<K extends string | number> implements JobQueue {
+  private readonly loops: Promise<void>[] = [];
+  /** Jobs this instance runs now: a second look at one (its lease renewal late) must not run it again beside itself. */
+  private readonly running = new Set<K>();
   private readonly looking = new Set<Promise<void>>();
-  private readonly workers: string[] = [];
+  private wakeUp: (() => void) | undefined;
+  private napping: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private tickAgain = false;
   private stopped = false;
 
   constructor(
@@ -35,31 +43,36 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
   async start(): Promise<void> {
     if (this.timer || this.stopped) return;
     await this.createQueue();
-    const pollingIntervalSeconds = Math.max(this.options.pollMs, 500) / 1000;
-    for (let i = 0; i < this.options.concurrency; i++) {
-      this.workers.push(
-        await this.boss.work<Look<K>>(this.kind.name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => this.tracked(this.look(job!.data.key))),
-      );
-    }
+    for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.fetchLoop());
     this.timer = setInterval(() => this.trigger(), this.options.pollMs);
     this.timer.unref();
     this.trigger();
   }
 
   trigger(): void {
-    if (!this.timer || this.ticking || this.stopped) return;
+    if (!this.timer || this.stopped) return;
+    // A trigger during a tick (a job created after its query ran) ticks once more when it ends.
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
     this.ticking = this.tick()
       .catch((error: unknown) => this.kind.failed(error))
       .finally(() => {
         this.ticking = undefined;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.trigger();
+        }
       });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.boss.offWork(this.kind.name).catch(() => undefined);
+    this.wake();
     await this.ticking;
+    await Promise.allSettled(this.loops);
     await this.idle();
   }
 
@@ -91,13 +104,46 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
     }
   }
 
-  private async tracked(look: Promise<void>): Promise<void> {
-    this.looking.add(look);
-    try {
-      await look;
-    } finally {
-      this.looking.delete(look);
+  /** One run slot: fetches a look, runs it, completes it (or fails it, for pg-boss to retry), and naps when there is none. */
+  private async fetchLoop(): Promise<void> {
+    while (!this.stopped) {
+      // pg-boss's fetch answers no job when its query fails (the database unreachable): the loop naps and tries again.
+      const [job] = await this.boss.fetch<Look<K>>(this.kind.name, { batchSize: 1 });
+      if (!job) {
+        await this.nap();
+        continue;
+      }
+      const look = this.look(job.data.key).then(
+        () => this.settle(() => this.boss.complete(this.kind.name, job.id)),
+        (error: unknown) => this.settle(() => this.boss.fail(this.kind.name, job.id, { message: String(error) })),
+      );
+      this.looking.add(look);
+      await look.finally(() => this.looking.delete(look));
     }
+  }
+
+  /** Reports a look's end to pg-boss; a failure (the database unreachable) is logged, and the look expires or is looked at again. */
+  private async settle(report: () => Promise<unknown>): Promise<void> {
+    await report().catch((error: unknown) => this.kind.failed(error));
+  }
+
+  /** Until the next poll, or until a look due now is sent from here. */
+  private nap(): Promise<void> {
+    this.napping ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.wake(), Math.max(this.options.pollMs, 500));
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    return this.napping;
+  }
+
+  private wake(): void {
+    const wakeUp = this.wakeUp;
+    this.wakeUp = undefined;
+    this.napping = undefined;
+    wakeUp?.();
   }
 
   /** Sends a look for every due job; one already queued for the same job makes the send a no-op. */
@@ -108,8 +154,17 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
 
   /** One look at a job: run it when this instance can claim it, then queue the look at its next due time. */
   private async look(key: K): Promise<void> {
+    // Running here already: that run sends the next look itself when it ends.
+    if (this.running.has(key)) return;
     try {
-      if (!this.stopped && (await this.kind.claim(key))) await this.kind.run(key);
+      if (!this.stopped && (await this.kind.claim(key))) {
+        this.running.add(key);
+        try {
+          await this.kind.run(key);
+        } finally {
+          this.running.delete(key);
+        }
+      }
       const next = await this.kind.nextDue(key);
       if (next) await this.send(key, next);
     } catch (error) {
@@ -124,7 +179,7 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
       singletonKey: due ? `${key}@${due.toISOString()}` : String(key),
       ...(due ? { startAfter: due } : {}),
     });
-    // A look due now starts at once here if a slot is free; other instances find it at their next fetch.
-    if (!due) for (const worker of this.workers) this.boss.notifyWorker(worker);
+    // A look due now starts at once here if a loop is free; other instances find it at their next fetch.
+    if (!due) this.wake();
   }
 }

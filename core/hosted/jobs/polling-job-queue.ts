@@ -9,6 +9,7 @@ export class PollingJobQueue<K extends string | number> implements JobQueue {
   private readonly running = new Map<K, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private pollAgain = false;
   private stopped = false;
 
   constructor(
@@ -24,11 +25,20 @@ export class PollingJobQueue<K extends string | number> implements JobQueue {
   }
 
   trigger(): void {
-    if (!this.timer || this.polling) return;
+    if (!this.timer) return;
+    // A trigger during a poll (a job created after its query ran) polls once more when it ends.
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
     this.polling = this.poll()
       .catch((error: unknown) => this.kind.failed(error))
       .finally(() => {
         this.polling = undefined;
+        if (this.pollAgain && !this.stopped) {
+          this.pollAgain = false;
+          this.trigger();
+        }
       });
   }
 

@@ -110,6 +110,11 @@ export class ReplicationJobs {
     return changes === 1;
   }
 
+  /** Lets the job go at once (this instance is stopping): due as it was, taken by the next poll of any instance. */
+  async release(connectorId: string, owner: string): Promise<void> {
+    await this.db.run('UPDATE replication_jobs SET lease_until = ? WHERE connector_id = ? AND lease_owner = ?', [this.now(-1), connectorId, owner]);
+  }
+
   /**
    * Ends the run: `ready`, or `failed` with the error and a retry after a backoff; the lease is
    * released. A rerun asked for meanwhile makes the job due at once.

@@ -57,7 +57,11 @@ export class ReplicationScheduler extends JobWorker<string> {
 
   async nextDue(connectorId: string): Promise<Date | undefined> {
     const job = await this.options.jobs.get(connectorId);
-    return job && job.lease_owner === null ? new Date(job.next_run_at) : undefined;
+    if (!job) return undefined;
+    if (job.lease_owner === null) return new Date(job.next_run_at);
+    // Let go by a stopping instance: due again once its time comes.
+    const released = job.lease_until !== null && Date.parse(job.lease_until) < Date.now();
+    return released ? new Date(Math.max(Date.parse(job.next_run_at), Date.now())) : undefined;
   }
 
   claim(connectorId: string): Promise<boolean> {
@@ -88,7 +92,9 @@ export class ReplicationScheduler extends JobWorker<string> {
       await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
       log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
     } catch (error) {
-      if (error instanceof LeaseLostError || this.signal.aborted) return;
+      if (error instanceof LeaseLostError) return;
+      // Stopping: the job goes back at once, for another instance (or the next start) to take.
+      if (this.signal.aborted) return this.options.jobs.release(connectorId, this.owner);
       const failures = (await jobs.get(connectorId))?.failures ?? 0;
       const retryIn = Math.min(this.options.intervalMs, FIRST_RETRY_MS * 2 ** failures);
       const message = error instanceof Error ? error.message : String(error);
