@@ -15,6 +15,7 @@ import pg from 'pg';
 import { createRuntime } from '../index.ts';
 import type { ExecuteRequest, ExecuteResult } from '../core/execution/types.ts';
 import { createDestination } from '../core/hosted/sync/destinations/create-destination.ts';
+import { postgresConfigurationFromUrl } from '../core/hosted/sync/destinations/postgres-connection.ts';
 import { migrateSync } from '../core/hosted/sync/migrate-sync.ts';
 import { readStream } from '../core/hosted/sync/read-stream.ts';
 import { SyncJobs } from '../core/hosted/sync/sync-jobs.ts';
@@ -155,15 +156,7 @@ try {
         {
           destinationId: 'bench',
           destinationType: 'postgres',
-          configuration: {
-            destinationType: 'postgres',
-            host: url.hostname,
-            port: Number(url.port || 5432),
-            database: url.pathname.slice(1),
-            schema,
-            username: decodeURIComponent(url.username || 'postgres'),
-            ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-          },
+          configuration: postgresConfigurationFromUrl(url.href, schema),
         },
         0,
       );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresConfigurationFromUrl } from '../core/hosted/sync/destinations/postgres-connection.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
@@ -126,16 +127,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API destinations and connect
   });
 
   it.skipIf(backend !== 'postgres')('masks a PostgreSQL destination password in every answer and keeps it sealed', async () => {
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    const configuration = {
-      destinationType: 'postgres',
-      host: url.hostname,
-      port: Number(url.port || 5432),
-      database: url.pathname.slice(1),
-      username: decodeURIComponent(url.username),
-      password: PG_PASSWORD,
-      schema: 'public',
-    };
+    const configuration = { ...postgresConfigurationFromUrl(process.env.TEST_DATABASE_URL!, 'public'), password: PG_PASSWORD };
     const made = await destination(configuration, 'warehouse');
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     expect(made.body.configuration).toEqual({ ...configuration, password: MASK });

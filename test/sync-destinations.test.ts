@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postgresConfigurationFromUrl } from '../core/hosted/sync/destinations/postgres-connection.ts';
 import { createDestination } from '../core/hosted/sync/destinations/create-destination.ts';
 import type { ColumnType, Destination, DestinationType, TableSpec } from '../core/hosted/sync/destinations/destination.ts';
 import { type DuckDbLease, leaseDuckDbFile } from '../core/hosted/sync/destinations/duckdb-files.ts';
@@ -110,18 +111,7 @@ const duckdbBackend: Backend = {
 
 /** The test database's server and a schema of its own, as the public API would configure it (a password set: the test server trusts). */
 function postgresConfig(database: TestDatabase, change: Record<string, unknown> = {}): Record<string, unknown> {
-  const url = new URL(database.databaseUrl!);
-  return {
-    destinationType: 'postgres',
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    database: url.pathname.slice(1),
-    username: decodeURIComponent(url.username),
-    password: PASSWORD,
-    schema: database.schema,
-    ssl_mode: { mode: 'prefer' },
-    ...change,
-  };
+  return { ...postgresConfigurationFromUrl(database.databaseUrl!, database.schema!), password: PASSWORD, ssl_mode: { mode: 'prefer' }, ...change };
 }
 
 const postgresBackend: Backend = {

@@ -1,4 +1,6 @@
-import { parse } from 'yaml';
+import { ValidationError } from '../errors.ts';
+import { type Manifest, manifestObject as readManifest } from '../hosted/cloud-api/declarative-manifest.ts';
+import { isObject } from '../plugins/value-shapes.ts';
 import type { ApiDeclarativeSourceDefinition, ApiDockerSourceDefinition, JsonObject } from './api-types.ts';
 import { type CustomDefinitionType, CustomCloudSourceDefinition, definitionsPath } from './custom-definition.ts';
 import { CloudError, DuplicateResourcesError, InputError } from './errors.ts';
@@ -55,18 +57,17 @@ export async function publishCustomSourceDefinition(
   return published;
 }
 
-/** The manifest as an object: YAML text parsed; with preValidate, a mapping that names its `type`. */
+/** The manifest as an object, read as the server reads it (declarative-manifest.ts); with preValidate, a mapping that names its `type`. */
 function manifestObject(given: unknown, preValidate: boolean): JsonObject {
-  let manifest: unknown = given;
-  if (typeof given === 'string') {
-    try {
-      manifest = parse(given);
-    } catch (error) {
-      throw new InputError(`manifestYaml is not valid YAML: ${error instanceof Error ? error.message : String(error)}`, 'manifestYaml');
-    }
+  if (typeof given !== 'string' && !isObject(given)) throw new InputError('manifestYaml must be a mapping or its YAML text', 'manifestYaml');
+  let manifest: Manifest;
+  try {
+    manifest = readManifest(given, ['manifestYaml']);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new InputError(error.message, 'manifestYaml');
+    throw error;
   }
-  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw new InputError('manifestYaml must be a mapping', 'manifestYaml');
-  if (preValidate && typeof (manifest as JsonObject).type !== 'string') throw new InputError('the manifest names no type', 'manifestYaml');
+  if (preValidate && typeof manifest.type !== 'string') throw new InputError('the manifest names no type', 'manifestYaml');
   return manifest as JsonObject;
 }
 

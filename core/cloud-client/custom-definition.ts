@@ -49,10 +49,6 @@ export class CustomCloudSourceDefinition {
     return 'dockerImageTag' in this.#info ? this.#info.dockerImageTag : undefined;
   }
 
-  get definitionUrl(): string {
-    return `${this.workspace.workspaceUrl}/settings/${this.definitionType === 'yaml' ? 'builder' : 'source'}/${this.definitionId}`;
-  }
-
   async refresh(): Promise<this> {
     this.#info = await this.workspace.api.get(this.path, { resource: this.resource });
     return this;

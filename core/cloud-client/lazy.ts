@@ -12,10 +12,6 @@ export class Lazy<T> {
     if (known !== undefined) this.#value = Promise.resolve(known);
   }
 
-  get loaded(): boolean {
-    return this.#value !== undefined;
-  }
-
   get(): Promise<T> {
     if (!this.#value) {
       const pending = this.load();

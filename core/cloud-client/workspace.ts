@@ -3,7 +3,7 @@ import type { ApiConnection, ApiDestination, ApiSource, ApiWorkspace, ConfigOrga
 import { CloudClientConfig, type CloudClientConfigOptions, ENV } from './config.ts';
 import { CloudConnection, type DeleteConnectionOptions } from './connection.ts';
 import { type CustomDefinitionType, CustomCloudSourceDefinition, definitionsPath } from './custom-definition.ts';
-import { type CustomSourceDefinitionInput, type PublishOptions, publishCustomSourceDefinition } from './custom-definition-publish.ts';
+import type { CustomSourceDefinitionInput, PublishOptions } from './custom-definition-publish.ts';
 import { CloudDestination } from './destination.ts';
 import { CloudError, DuplicateResourcesError, InputError, MissingResourceError, SecretNotFoundError } from './errors.ts';
 import { ApiClient } from './http/api-client.ts';
@@ -90,7 +90,8 @@ export class CloudWorkspace {
     const { env = process.env, ...rest } = options;
     const id = workspaceId ?? env[ENV.workspaceId];
     if (!id) throw new SecretNotFoundError(ENV.workspaceId);
-    return new CloudWorkspace({ ...rest, workspaceId: id, config: CloudClientConfig.fromEnv(apiRoot, env) });
+    const localRoot = rest.localRoot ?? (env[ENV.localRoot] || undefined);
+    return new CloudWorkspace({ ...rest, ...(localRoot ? { localRoot } : {}), workspaceId: id, config: CloudClientConfig.fromEnv(apiRoot, env) });
   }
 
   get apiRoot(): string {
@@ -190,7 +191,13 @@ export class CloudWorkspace {
    * Publishes a custom source definition: a declarative manifest (`manifestYaml`, YAML text or the
    * object) or a docker image (`dockerImage` and `dockerTag`), exactly one of the two.
    */
-  publishCustomSourceDefinition(name: string, definition: CustomSourceDefinitionInput, options: PublishOptions = {}): Promise<CustomCloudSourceDefinition> {
+  async publishCustomSourceDefinition(
+    name: string,
+    definition: CustomSourceDefinitionInput,
+    options: PublishOptions = {},
+  ): Promise<CustomCloudSourceDefinition> {
+    // Loaded when first used: the YAML parser is no cost to a program (the CLI) that never publishes.
+    const { publishCustomSourceDefinition } = await import('./custom-definition-publish.ts');
     return publishCustomSourceDefinition(this, name, definition, options);
   }
 

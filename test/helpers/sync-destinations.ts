@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DestinationType } from '../../core/hosted/sync/destinations/destination.ts';
+import { postgresConfigurationFromUrl } from '../../core/hosted/sync/destinations/postgres-connection.ts';
 
 /** Destination types under test: SQLite and DuckDB always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DESTINATION_TYPES: DestinationType[] = ['sqlite', 'duckdb', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -64,15 +65,7 @@ export async function testDestination(type: DestinationType, dataDir: string): P
     }
   };
   return {
-    configuration: {
-      destinationType: 'postgres',
-      host: url.hostname,
-      port: Number(url.port || 5432),
-      database: url.pathname.slice(1),
-      schema,
-      username: decodeURIComponent(url.username || 'postgres'),
-      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    },
+    configuration: postgresConfigurationFromUrl(url.href, schema),
     rows: (table) => query(`SELECT * FROM "${schema}"."${table}"`),
     tables: async () =>
       (await query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema])).map((row) =>

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { fileUnderDataDir } from '../../hosted/sync/destinations/data-dir-path.ts';
+import { SECRET_MASK } from '../../hosted/cloud-api/configuration-secrets.ts';
 import { InputError } from '../errors.ts';
 
 /**
@@ -8,10 +9,9 @@ import { InputError } from '../errors.ts';
  * a value that may be a secret.
  */
 export type Configuration = Record<string, unknown>;
-export { optionalInteger, optionalString, requiredString } from '../../hosted/sync/destinations/config-fields.ts';
+export { optionalString, requiredString } from '../../hosted/sync/destinations/config-fields.ts';
 
-/** What the public API answers in place of a secret field's value. */
-export const SECRET_MASK = '**********';
+export { SECRET_MASK };
 
 /**
  * A secret field's value: the caller's (options.secrets) when given, else the configuration's

@@ -1,13 +1,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type Dialect, Kysely, sql } from 'kysely';
 import { DuckDbDialect } from 'kysely-duckdb';
+import { MOTHERDUCK_PATH } from '../../hosted/sync/destinations/duckdb-destination.ts';
 import { CloudError, InputError } from '../errors.ts';
 import { type AnyDatabase, type Backend, Lazy, missingTable, selectTable } from './backend.ts';
 import { type Configuration, fileDatabaseName, fileUnderLocalRoot, optionalString, requiredString } from './config.ts';
 import type { DeclaredColumn } from './values.ts';
-
-/** Airbyte's MotherDuck paths: a network service, which the destination does not write either. */
-const MOTHERDUCK_PATH = /^(md|motherduck):/i;
 
 /**
  * A DuckDB destination's file, opened read-only in an instance of its own, through kysely-duckdb's

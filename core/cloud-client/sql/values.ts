@@ -1,3 +1,7 @@
+import type { ColumnType } from '../../hosted/sync/destinations/destination.ts';
+import { EXTRACTED_AT_COLUMN, META_COLUMN, RAW_ID_COLUMN } from '../../hosted/sync/destinations/table-columns.ts';
+import { columnsOf } from '../../hosted/sync/sync-streams.ts';
+import type { JsonSchema } from '../../sdk/index.ts';
 /**
  * Values read from a destination table back in the types the records had: a column's kind comes
  * from the type the database declares for it, refined by the stream's record schema where the
@@ -5,14 +9,12 @@
  */
 
 /** A record field's column type, as the sync writes it (its JSON Schema type: scalars typed, the rest JSON). */
-export type SqlColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'json';
+export type SqlColumnType = ColumnType;
 
 /** How a column's values are turned back into JavaScript values. */
 export type ValueKind = SqlColumnType | 'timestamp' | 'raw';
 
-export const RAW_ID_COLUMN = '_airbyte_raw_id';
-export const EXTRACTED_AT_COLUMN = '_airbyte_extracted_at';
-export const META_COLUMN = '_airbyte_meta';
+export { EXTRACTED_AT_COLUMN, META_COLUMN, RAW_ID_COLUMN };
 
 /** A table column as the database declares it. */
 export interface DeclaredColumn {
@@ -106,19 +108,10 @@ function parseJson(value: unknown): unknown {
 }
 
 /**
- * A record schema's properties as column types, as the sync types its columns: a single scalar
- * type (besides null) is that type, anything else (objects, arrays, several types, none) JSON.
+ * A record schema's properties as column types, typed as the sync types its columns (columnsOf).
  * Takes the catalog's `jsonSchema` of a stream (the config API's `syncCatalog.streams[].stream.jsonSchema`).
  */
 export function columnTypesFromJsonSchema(schema: unknown): Record<string, SqlColumnType> {
-  const properties = schema && typeof schema === 'object' ? (schema as { properties?: unknown }).properties : undefined;
-  const types: Record<string, SqlColumnType> = {};
-  if (!properties || typeof properties !== 'object') return types;
-  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
-    const given = property && typeof property === 'object' ? (property as { type?: unknown }).type : undefined;
-    const listed = (Array.isArray(given) ? given : given === undefined ? [] : [given]).filter((type) => type !== 'null');
-    const only = listed.length === 1 ? listed[0] : undefined;
-    types[name] = only === 'string' || only === 'integer' || only === 'number' || only === 'boolean' ? only : 'json';
-  }
-  return types;
+  if (!schema || typeof schema !== 'object') return {};
+  return Object.fromEntries(columnsOf(schema as JsonSchema).map((column) => [column.name, column.type]));
 }

@@ -31,7 +31,7 @@ export class PublicConnections {
     private readonly destinations: ConfiguredActors<DestinationKind>,
     private readonly runtime: Runtime,
     /** Forgotten when the prefix changes: the state vouches for tables of the old name. */
-    private readonly states?: SyncStates,
+    private readonly states: SyncStates,
   ) {
     this.table = new ConnectionTable(driver);
   }
@@ -100,7 +100,7 @@ export class PublicConnections {
     if (schedule || input.status) updated.nextRunAt = nextRunAt(updated.schedule, updated.status, Date.now());
     if (!(await this.table.update(connection.id, { ...defined, nextRunAt: updated.nextRunAt }))) throw notFound(id);
     // New tables start empty: incremental streams read from the start again.
-    if (input.prefix !== undefined && input.prefix !== connection.prefix) await this.states?.clear(connection.id);
+    if (input.prefix !== undefined && input.prefix !== connection.prefix) await this.states.clear(connection.id);
     return this.toPublic(updated, sourceKind);
   }
 

@@ -6,14 +6,12 @@ import { PgBossJobQueue } from './pg-boss-job-queue.ts';
 import { PollingJobQueue } from './polling-job-queue.ts';
 
 export interface JobQueues {
-  readonly backend: 'polling' | 'pg-boss';
   queue: JobQueueFactory;
   close(): Promise<void>;
 }
 
 /** Polling in process: the backend of SQLite deployments, and of tests that run one worker alone. */
 export const pollingJobQueues: JobQueues = {
-  backend: 'polling',
   queue: (kind, options) => new PollingJobQueue(kind, options),
   close: async () => {},
 };
@@ -60,7 +58,6 @@ export async function openJobQueues(options: { databaseUrl?: string; schema?: st
     throw jobSchemaProblem(error) ?? error;
   });
   return {
-    backend: 'pg-boss',
     queue: (kind, queueOptions) => new PgBossJobQueue(boss, kind, queueOptions),
     close: () => boss.stop({ graceful: true, wait: true, timeout: 5_000 }),
   };

@@ -1,4 +1,6 @@
 import type PgBoss from 'pg-boss';
+import { isUniqueViolation } from '../../stores/sql-driver.ts';
+import { CoalescedRun } from './coalesced-run.ts';
 import type { JobKind, JobQueue, JobQueueOptions } from './job-queue.ts';
 
 /** What a pg-boss job carries: the durable job to look at. */
@@ -30,8 +32,10 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
   private wakeUp: (() => void) | undefined;
   private napping: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private tickAgain = false;
+  private readonly ticks = new CoalescedRun(
+    () => this.tick(),
+    (error) => this.kind.failed(error),
+  );
   private stopped = false;
 
   constructor(
@@ -50,35 +54,21 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
   }
 
   trigger(): void {
-    if (!this.timer || this.stopped) return;
-    // A trigger during a tick (a job created after its query ran) ticks once more when it ends.
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    this.ticking = this.tick()
-      .catch((error: unknown) => this.kind.failed(error))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.tickAgain) {
-          this.tickAgain = false;
-          this.trigger();
-        }
-      });
+    if (this.timer && !this.stopped) this.ticks.request();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     this.wake();
-    await this.ticking;
+    await this.ticks.current;
     await Promise.allSettled(this.loops);
     await this.idle();
   }
 
   async idle(): Promise<void> {
-    while (this.ticking || this.looking.size > 0) {
-      await this.ticking;
+    while (this.ticks.current || this.looking.size > 0) {
+      await this.ticks.current;
       await Promise.allSettled(this.looking);
     }
   }
@@ -97,8 +87,8 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
         });
         return;
       } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw error;
+        const deadlock = (error as { code?: string }).code === '40P01';
+        if (attempt >= 5 || !(deadlock || isUniqueViolation(error))) throw error;
         await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
       }
     }
@@ -148,6 +138,7 @@ export class PgBossJobQueue<K extends string | number> implements JobQueue {
 
   /** Sends a look for every due job; one already queued for the same job makes the send a no-op. */
   private async tick(): Promise<void> {
+    if (this.stopped) return;
     await this.kind.tick?.();
     for (const key of await this.kind.due(100)) await this.send(key);
   }

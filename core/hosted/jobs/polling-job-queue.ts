@@ -1,3 +1,4 @@
+import { CoalescedRun } from './coalesced-run.ts';
 import type { JobKind, JobQueue, JobQueueOptions } from './job-queue.ts';
 
 /**
@@ -8,8 +9,10 @@ import type { JobKind, JobQueue, JobQueueOptions } from './job-queue.ts';
 export class PollingJobQueue<K extends string | number> implements JobQueue {
   private readonly running = new Map<K, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
-  private pollAgain = false;
+  private readonly polls = new CoalescedRun(
+    () => this.poll(),
+    (error) => this.kind.failed(error),
+  );
   private stopped = false;
 
   constructor(
@@ -25,33 +28,19 @@ export class PollingJobQueue<K extends string | number> implements JobQueue {
   }
 
   trigger(): void {
-    if (!this.timer) return;
-    // A trigger during a poll (a job created after its query ran) polls once more when it ends.
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = this.poll()
-      .catch((error: unknown) => this.kind.failed(error))
-      .finally(() => {
-        this.polling = undefined;
-        if (this.pollAgain && !this.stopped) {
-          this.pollAgain = false;
-          this.trigger();
-        }
-      });
+    if (this.timer && !this.stopped) this.polls.request();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.polling;
+    await this.polls.current;
     await Promise.allSettled(this.running.values());
   }
 
   async idle(): Promise<void> {
-    while (this.polling || this.running.size > 0) {
-      await this.polling;
+    while (this.polls.current || this.running.size > 0) {
+      await this.polls.current;
       await Promise.allSettled(this.running.values());
     }
   }

@@ -25,8 +25,6 @@ const RECORDS_IN_FLIGHT = 15_000;
 export interface SyncAttemptContext extends PatienceOptions {
   jobId: number;
   jobType: 'sync' | 'reset';
-  /** Called after each write and while waiting out rate limits; throwing stops the attempt (the lease was lost, the job cancelled). */
-  onProgress: () => Promise<void>;
   /** Called before a full refresh swaps its table in: throws unless this attempt still holds its job. */
   beforeCommit(): Promise<void>;
   /** Counts what was written, as it is written. */
@@ -118,7 +116,6 @@ async function syncStream(
       const bytes = await writer.write(records);
       written += records.length;
       await context.onWritten(records.length, bytes);
-      await context.onProgress();
     }, records.length);
   };
   try {

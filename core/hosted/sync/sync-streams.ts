@@ -70,8 +70,9 @@ export function columnsOf(record: JsonSchema): ColumnSpec[] {
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
 
-function columnType(schema: JsonSchema): ColumnType {
-  const given = schema.type;
+function columnType(schema: JsonSchema | null): ColumnType {
+  // A property that is not a schema object (null, true) holds anything: JSON.
+  const given = schema && typeof schema === 'object' ? schema.type : undefined;
   const types = (Array.isArray(given) ? given : given === undefined ? [] : [given]).filter((type) => type !== 'null') as string[];
   return types.length === 1 && SCALARS.has(types[0]!) ? (types[0] as ColumnType) : 'json';
 }

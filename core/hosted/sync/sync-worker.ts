@@ -128,10 +128,8 @@ export class SyncWorker extends JobWorker<number> {
         {
           jobId: id,
           jobType: job.job_type,
+          // Aborted with the reason when the job is cancelled or taken over: the attempt stops at its next step.
           signal,
-          onProgress: async () => {
-            if (stopped) throw stopped;
-          },
           beforeCommit: holdJob,
           onWritten: (rows, bytes) => progress.add({ rows, bytes }),
           log: writeLog,

@@ -23,8 +23,8 @@ const DUCKDB_DIALECT: SqlDialect = {
   textAllowsNul: true,
 };
 
-/** Airbyte's MotherDuck paths: a network service, which this server does not reach. */
-const MOTHERDUCK_PATH = /^(md|motherduck):/i;
+/** Airbyte's MotherDuck paths: a network service, which this server does not reach (nor the cloud client read). */
+export const MOTHERDUCK_PATH = /^(md|motherduck):/i;
 
 /** A DuckDB destination from its Airbyte-shaped configuration (schemas/server/destination-duckdb.json): a file under the data directory. */
 export function createDuckDbDestination(config: DestinationConfiguration, dataDir: string): Destination {

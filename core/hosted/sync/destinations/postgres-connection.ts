@@ -65,3 +65,17 @@ export async function connectPostgres<T>(settings: PostgresSettings, open: (ssl:
     throw new Error(`cannot connect to postgres at ${settings.host}:${settings.port}/${settings.database}: ${safe}`);
   }
 }
+
+/** A PostgreSQL destination's configuration for the database a connection URL names (tests and benchmarks write into their own). */
+export function postgresConfigurationFromUrl(databaseUrl: string, schema: string): DestinationConfiguration {
+  const url = new URL(databaseUrl);
+  return {
+    destinationType: 'postgres',
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    database: url.pathname.slice(1),
+    schema,
+    username: decodeURIComponent(url.username || 'postgres'),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+  };
+}
