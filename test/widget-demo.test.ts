@@ -4,14 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { freePort } from './helpers/browser.ts';
 
-/** `npm run widget:demo` works for a newcomer: server, sandboxes, templates and the operator page, then a clean stop. */
+/** `npm run widget:demo` (`node --import tsx scripts/widget-demo.ts`) works for a newcomer: server, sandboxes, templates and the operator page, then a clean stop. */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 
 it('serves the operator page, whose widget token opens the widget and connects a sandbox source, and stops cleanly', { timeout: 60_000 }, async () => {
   const [port, operatorPort] = [await freePort(), await freePort()];
-  const child = spawn(TSX, ['scripts/widget-demo.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port), OPERATOR_PORT: String(operatorPort) } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/widget-demo.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), OPERATOR_PORT: String(operatorPort) },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -36,7 +36,7 @@ export interface PrismMock {
   log(): string;
   /**
    * Problems with requests logged since the last call (request violations, refused security,
-   * requests Prism ended with an error), once the log has been quiet briefly (Prism logs after answering).
+   * requests Prism ended with an error), up to a mark request this call sends.
    */
   takeProblems(): Promise<PrismLogProblem[]>;
   /** Response violations logged so far: the document's examples against its schemas (informative only). */
@@ -70,7 +70,7 @@ export async function startPrismMock(document: string, options: PrismMockOptions
   return {
     url,
     log: () => log.text,
-    takeProblems: () => log.takeProblems(),
+    takeProblems: () => log.takeProblems(url),
     responseViolations: () => log.responseViolations(),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -101,6 +101,8 @@ const REQUEST_RECEIVED = /\[HTTP SERVER\] (\w+) (\S+) .*Request received/;
 /** What a request Prism found invalid (or refused) leaves in the log. */
 const REQUEST_PROBLEM = /Violation: request|Request did not pass the validation rules|Request terminated with error|Invalid security scheme|\[VALIDATOR\].*✖/;
 const RESPONSE_VIOLATION = /Violation: response/;
+/** The path of the requests that mark a point in the log (`takeProblems`). */
+const LOG_MARK = '/__plugboard_log_mark_';
 
 class PrismLog {
   text = '';
@@ -108,7 +110,7 @@ class PrismLog {
   #partial = '';
   #current = '(before any request)';
   #taken = 0;
-  #lastOutput = Date.now();
+  #marks = 0;
 
   constructor(child: ChildProcess) {
     const onData = (chunk: Buffer) => this.add(chunk.toString());
@@ -119,7 +121,6 @@ class PrismLog {
   private add(chunk: string): void {
     const text = chunk.replace(ANSI, '');
     this.text += text;
-    this.#lastOutput = Date.now();
     const lines = (this.#partial + text).split('\n');
     this.#partial = lines.pop() ?? '';
     for (const line of lines) {
@@ -140,13 +141,35 @@ class PrismLog {
     }
   }
 
-  async takeProblems(): Promise<PrismLogProblem[]> {
-    // Prism validates the answer (and logs) after sending it: wait until the log is quiet.
-    const deadline = Date.now() + 3_000;
-    while (Date.now() - this.#lastOutput < 150 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const fresh = this.#lines.slice(this.#taken);
-    this.#taken = this.#lines.length;
-    return fresh.filter(({ line }) => REQUEST_PROBLEM.test(line) && !RESPONSE_VIOLATION.test(line));
+  /**
+   * Prism writes its log in order, on stdout alone, so once the log shows a mark request (a path no
+   * document has) everything the earlier requests logged before answering is in. A quiet spell alone
+   * was not enough: on a loaded machine a oneOf violation's thousands of lines arrived in bursts.
+   */
+  async takeProblems(url: string): Promise<PrismLogProblem[]> {
+    const mark = `${LOG_MARK}${++this.#marks}`;
+    await fetch(`${url}${mark}`).then((response) => response.arrayBuffer());
+    const deadline = Date.now() + 30_000;
+    let end = this.#markIndex(mark);
+    while (end < 0) {
+      if (Date.now() > deadline) throw new Error(`prism did not log the mark request ${mark}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      end = this.#markIndex(mark);
+    }
+    const fresh = this.#lines.slice(this.#taken, end);
+    this.#taken = end;
+    return fresh.filter(({ request, line }) => !request.includes(LOG_MARK) && REQUEST_PROBLEM.test(line) && !RESPONSE_VIOLATION.test(line));
+  }
+
+  #markIndex(mark: string): number {
+    for (let index = this.#lines.length - 1; index >= this.#taken; index--) {
+      if (this.#lines[index]!.request === `GET ${mark}`) {
+        // The mark's first line, "Request received": the lines before it belong to earlier requests.
+        while (index > this.#taken && this.#lines[index - 1]!.request === `GET ${mark}`) index--;
+        return index;
+      }
+    }
+    return -1;
   }
 
   responseViolations(): PrismLogProblem[] {

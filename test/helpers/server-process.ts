@@ -3,8 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { NewApplicationCredentials } from '../../core/hosted/applications.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+
+/**
+ * Children run as `npm start` does, `node --import tsx`: the tsx CLI would relay a SIGTERM and, when
+ * the child takes over 30 ms to acknowledge it (a loaded machine), kill it outright.
+ */
+const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 /** The parent's environment without any Plugboard setting, so a child sees only what the test gives it. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -20,7 +25,7 @@ export interface ProcessResult {
 
 /** Runs a script of the repository (`scripts/admin.ts ...`) to its end. */
 export function runScript(args: string[], env: Record<string, string>): Promise<ProcessResult> {
-  const child = spawn(TSX, args, { cwd: ROOT, env: cleanEnv(env) });
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), ...args], { cwd: ROOT, env: cleanEnv(env) });
   const out = collectOutput(child);
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ...out })));
 }
@@ -41,7 +46,7 @@ export interface ServerProcess {
  * `cwd`: where it runs (default the repository), which relative paths in its settings start from.
  */
 export function startServerProcess(env: Record<string, string>, options: { cwd?: string } = {}): Promise<ServerProcess> {
-  const child = spawn(TSX, [MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
   const output = collectOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
