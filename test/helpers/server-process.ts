@@ -1,15 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { NewApplicationCredentials } from '../../core/hosted/applications.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
 
 /**
- * Children run as `npm start` does, `node --import tsx`: the tsx CLI would relay a SIGTERM and, when
- * the child takes over 30 ms to acknowledge it (a loaded machine), kill it outright.
+ * Children run as `npm start` does, `node --import tsx` (tsx resolved from here, whatever the child's
+ * working directory). The tsx CLI would relay a SIGTERM and kill the child outright when it takes
+ * over 30 ms to acknowledge it, as happens on a loaded machine.
  */
-const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
+const NODE_TSX = [process.execPath, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] as const;
 
 /** The parent's environment without any Plugboard setting, so a child sees only what the test gives it. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
