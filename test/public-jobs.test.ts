@@ -95,6 +95,25 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) =
     expect(info.body.attempts[0].logs.logLines.join('\n')).toContain('slack_channel_messages');
   });
 
+  it('a refresh job reads every stream again from its start; it is listed and described as a refresh', async () => {
+    const { connectionId, destination } = await connection('sqlite', {
+      configurations: { streams: [{ name: 'channel_messages', syncMode: 'incremental_deduped_history' }] },
+    });
+    const sync = await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'sync' } });
+    expect((await settled(sync.body.jobId)).status).toBe('succeeded');
+    const rows = (await destination.rows('slack_channel_messages')).length;
+    const started = await call('post', '/jobs', '/jobs', { body: { connectionId, jobType: 'refresh' } });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ connectionId, jobType: 'refresh', status: 'pending' });
+    const done = await settled(started.body.jobId);
+    // An incremental sync now would read nothing new; the refresh wrote every row again.
+    expect([done.status, done.rowsSynced]).toEqual(['succeeded', rows]);
+    const listed = await call('get', '/jobs', `/jobs?connectionId=${connectionId}&jobType=refresh`);
+    expect(listed.body.data.map((job: { jobId: number }) => job.jobId)).toEqual([done.jobId]);
+    const info = await call('post', '/v1/jobs/get', '/v1/jobs/get', { prefix: 'api', body: { id: done.jobId } });
+    expect(info.body.job).toMatchObject({ id: done.jobId, configType: 'refresh', status: 'succeeded' });
+  });
+
   it('lists jobs newest first (or oldest), filtered and paged; refuses a second live job; cancels', async () => {
     const { connectionId } = await connection('sqlite', { configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] } });
     const ids: number[] = [];

@@ -11,7 +11,7 @@ import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
 import { createDestination } from '../core/hosted/sync/destinations/create-destination.ts';
 import type { Destination } from '../core/hosted/sync/destinations/destination.ts';
 import { migrateSync } from '../core/hosted/sync/migrate-sync.ts';
-import { SyncJobs, type SyncJob } from '../core/hosted/sync/sync-jobs.ts';
+import { type JobType, SyncJobs, type SyncJob } from '../core/hosted/sync/sync-jobs.ts';
 import { SyncStates } from '../core/hosted/sync/sync-states.ts';
 import { findSyncStream } from '../core/hosted/sync/sync-streams.ts';
 import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target.ts';
@@ -108,7 +108,7 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
     throw new Error(`job ${id} did not settle`);
   }
 
-  async function runJob(target: SyncTarget, type: 'sync' | 'reset' = 'sync'): Promise<SyncJob> {
+  async function runJob(target: SyncTarget, type: JobType = 'sync'): Promise<SyncJob> {
     const job = await jobs.create(target.connectionId, target.workspaceId, type);
     const worker = startWorker(target);
     const done = await settled(job.id);
@@ -140,6 +140,16 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
         threads.push({ ...reply, channel_id: parent.channel_id });
     }
     return threads;
+  }
+
+  /** Posts a message to a channel the bot is in, through the connector; answers the channel. */
+  async function postMessage(text: string): Promise<Record<string, unknown>> {
+    const chat = runtime.connector('chat', { credentials: { token: CHAT_TOKEN }, base_url: sandbox.url }) as never as {
+      messages: { create(params: Record<string, unknown>): Promise<unknown> };
+    };
+    const channel = (await expected('channels')).find((c) => c.is_member === true && c.is_im !== true)!;
+    await chat.messages.create({ channel: channel.id, text });
+    return channel;
   }
 
   /** The table's rows as records, and the expected records, both in primary-key order with the table's columns. */
@@ -184,11 +194,7 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
     const first = await runJob(target);
     expect(first.status).toBe('succeeded');
     const before = (await destination.rows('slack_channel_messages')).length;
-    const chat = runtime.connector('chat', { credentials: { token: CHAT_TOKEN }, base_url: sandbox.url }) as never as {
-      messages: { create(params: Record<string, unknown>): Promise<unknown> };
-    };
-    const channel = (await expected('channels')).find((c) => c.is_member === true && c.is_im !== true)!;
-    await chat.messages.create({ channel: channel.id, text: 'a message posted after the first sync' });
+    const channel = await postMessage('a message posted after the first sync');
     const second = await runJob(target);
     expect(second.status).toBe('succeeded');
     expect(second.rows_synced).toBe(1);
@@ -201,6 +207,53 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
     expect(reset.status).toBe('succeeded');
     expect(await destination.tables()).not.toContain('slack_channel_messages');
     expect(await states.get(target.connectionId, 'channel_messages')).toBeUndefined();
+  });
+
+  it('a refresh reads an incremental stream from its start into a table swapped in whole; a failed one leaves the table and state', async () => {
+    const { target, destination } = await connection([{ name: 'channel_messages', syncMode: 'incremental_deduped_history' }]);
+    expect((await runJob(target)).status).toBe('succeeded');
+    const saved = await states.get(target.connectionId, 'channel_messages');
+    expect(Object.keys(saved?.cursors ?? {}).length).toBeGreaterThan(0);
+
+    // A refresh that reads a new message, then fails each attempt as it would swap its table in:
+    // the synced table and its state stand (the state does not run ahead of the table).
+    const before = await compare(destination, 'channel_messages');
+    await postMessage('a message posted before the refresh');
+    const failing = await jobs.create(target.connectionId, target.workspaceId, 'refresh');
+    const worker = startWorker(target, {
+      wrap: (inner) => ({
+        ...inner,
+        type: inner.type,
+        check: () => inner.check(),
+        dropTables: (names) => inner.dropTables(names),
+        close: () => inner.close(),
+        async openStream(table, mode, context) {
+          const writer = await inner.openStream(table, mode, context);
+          return { write: (records) => writer.write(records), abort: () => writer.abort(), commit: () => Promise.reject(new Error('disk full')) };
+        },
+      }),
+    });
+    const failed = await settled(failing.id);
+    await worker.stop();
+    expect([failed.status, failed.attempts]).toEqual(['failed', 3]);
+    expect(await states.get(target.connectionId, 'channel_messages')).toEqual(saved);
+    expect((await compare(destination, 'channel_messages')).got).toEqual(before.got);
+
+    const refresh = await runJob(target, 'refresh');
+    expect(refresh.status).toBe('succeeded');
+    const { rows, got, want } = await compare(destination, 'channel_messages');
+    expect(got).toEqual(want);
+    // Read whole, and every row written by the refresh: the table was replaced, not topped up.
+    expect(refresh.rows_synced).toBe(rows.length);
+    const syncIds = rows.map((row) => (typeof row._airbyte_meta === 'string' ? JSON.parse(row._airbyte_meta) : row._airbyte_meta).sync_id);
+    expect(new Set(syncIds)).toEqual(new Set([refresh.id]));
+    expect((await jobs.attempts(refresh.id))[0]!.log).toContain('refresh of slack_channel_messages from the start');
+    expect(await states.get(target.connectionId, 'channel_messages')).not.toEqual(saved);
+
+    // The next sync resumes from the state the refresh saved: only what is new is read.
+    await postMessage('a message posted after the refresh');
+    const next = await runJob(target);
+    expect([next.status, next.rows_synced]).toEqual(['succeeded', 1]);
   });
 
   it('retries a failed attempt and succeeds; after three failures the job fails, with each attempt logged', async () => {

@@ -590,7 +590,7 @@ export interface ConfigJobIdRequest {
 export interface ConfigJobInfo {
   job: {
     id: number;
-    configType: "sync" | "reset_connection";
+    configType: "sync" | "reset_connection" | "refresh";
     configId: string;
     createdAt: number;
     updatedAt: number;
@@ -1958,14 +1958,14 @@ export interface PublicDestinationPutRequest {
   configuration: PublicDestinationConfiguration;
 }
 /**
- * Starts a job of a connection: a sync, or a reset (clear) that drops its tables and forgets its state.
+ * Starts a job of a connection: a sync, a reset (clear) that drops its tables and forgets its state, or a refresh that syncs every stream again from its start.
  */
 export interface PublicJobCreateRequest {
   connectionId: string;
   /**
-   * clear is the newer name of reset
+   * clear is the newer name of reset; refresh reads every stream from its start and swaps each table in whole
    */
-  jobType: "sync" | "reset" | "clear";
+  jobType: "sync" | "reset" | "clear" | "refresh";
 }
 /**
  * Filters, order and paging of the job list.
@@ -1980,7 +1980,7 @@ export interface PublicJobListQuery {
    * Items to skip (default 0)
    */
   offset?: string;
-  jobType?: "sync" | "reset" | "clear";
+  jobType?: "sync" | "reset" | "clear" | "refresh";
   /**
    * Workspace ids, comma-separated or the parameter repeated
    */
@@ -2010,7 +2010,7 @@ export interface PublicJobList {
 export interface PublicJob {
   jobId: number;
   status: "pending" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
-  jobType: "sync" | "reset";
+  jobType: "sync" | "reset" | "refresh";
   /**
    * When the job was created (ISO-8601)
    */

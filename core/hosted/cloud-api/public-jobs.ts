@@ -69,7 +69,7 @@ export class PublicJobs {
     return {
       job: {
         id: job.id,
-        configType: job.job_type === 'sync' ? 'sync' : 'reset_connection',
+        configType: CONFIG_TYPES[job.job_type],
         configId: job.connection_id,
         createdAt: seconds(job.created_at),
         updatedAt: seconds(job.updated_at),
@@ -110,9 +110,12 @@ export class PublicJobs {
   }
 }
 
+/** `clear` is the newer name of `reset`. */
 function jobTypeOf(given: PublicJobCreateRequest['jobType']): JobType {
-  return given === 'sync' ? 'sync' : 'reset';
+  return given === 'clear' ? 'reset' : given;
 }
+
+const CONFIG_TYPES = { sync: 'sync', reset: 'reset_connection', refresh: 'refresh' } as const satisfies Record<JobType, ConfigJobInfo['job']['configType']>;
 
 function seconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);

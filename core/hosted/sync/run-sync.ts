@@ -5,6 +5,7 @@ import { patient, type PatienceOptions } from '../patient-call.ts';
 import { readAhead } from '../replication/read-ahead.ts';
 import type { Destination } from './destinations/destination.ts';
 import { readStream, type StreamSource, type StreamState } from './read-stream.ts';
+import type { JobType } from './sync-jobs.ts';
 import type { SyncStates } from './sync-states.ts';
 import { findSyncStream, type SyncStreamSpec } from './sync-streams.ts';
 import type { SelectedStream, SyncTarget } from './sync-target.ts';
@@ -24,7 +25,7 @@ const RECORDS_IN_FLIGHT = 15_000;
 
 export interface SyncAttemptContext extends PatienceOptions {
   jobId: number;
-  jobType: 'sync' | 'reset';
+  jobType: JobType;
   /** Called before a full refresh swaps its table in: throws unless this attempt still holds its job. */
   beforeCommit(): Promise<void>;
   /** Counts what was written, as it is written. */
@@ -45,7 +46,8 @@ export interface SyncDependencies {
  * One attempt of a job. A sync reads each selected stream through the source's connector and writes
  * its table: full refresh into a staging table swapped in at the end, incremental upserted by primary
  * key batch by batch, the stream's state saved only once what it vouches for is written. A reset
- * drops the tables and forgets the state.
+ * drops the tables and forgets the state. A refresh reads every stream from its start as a full
+ * refresh does, and saves an incremental stream's new state once its table is swapped in.
  */
 export async function runSyncAttempt(target: SyncTarget, context: SyncAttemptContext, deps: SyncDependencies): Promise<void> {
   const connector = deps.runtime.plugin(target.source.connectorType);
@@ -88,14 +90,17 @@ async function syncStream(
   states: SyncStates,
 ): Promise<void> {
   const incremental = selected.syncMode !== 'full_refresh_overwrite';
+  // Until the refreshed table is in, the old state still describes the old table: it stays.
+  const refresh = incremental && context.jobType === 'refresh';
   const table = target.prefix + spec.name;
-  const state = incremental ? ((await states.get(target.connectionId, spec.name)) ?? {}) : undefined;
-  await context.log(
-    `${spec.name}: ${incremental ? `incremental into ${table}${Object.keys(state ?? {}).length > 0 ? ', from saved state' : ''}` : `full refresh of ${table}`}`,
+  const state = incremental ? (refresh ? {} : ((await states.get(target.connectionId, spec.name)) ?? {})) : undefined;
+  await context.log(`${spec.name}: ${describeRead(incremental, refresh, table, state)}`);
+  const writer = await destination.openStream(
+    { name: table, columns: spec.columns, primaryKey: spec.primaryKey },
+    incremental && !refresh ? 'append_dedup' : 'overwrite',
+    { syncId: context.jobId },
   );
-  const writer = await destination.openStream({ name: table, columns: spec.columns, primaryKey: spec.primaryKey }, incremental ? 'append_dedup' : 'overwrite', {
-    syncId: context.jobId,
-  });
+  let refreshedState: StreamState | undefined;
   let batch: StoredRecord[] = [];
   let written = 0;
   // Batches are written (and states saved after them) while the next pages are read.
@@ -121,6 +126,10 @@ async function syncStream(
   try {
     for await (const item of readAhead(readStream(source, spec, state), PAGES_AHEAD)) {
       if ('state' in item) {
+        if (refresh) {
+          refreshedState = item.state;
+          continue;
+        }
         await flush();
         // In line after the writes it vouches for.
         await pipeline.push(() => checkpoints.add(item.state));
@@ -135,6 +144,7 @@ async function syncStream(
     context.signal?.throwIfAborted();
     await context.beforeCommit();
     await writer.commit();
+    if (refreshedState) await states.save(target.connectionId, spec.name, refreshedState);
   } catch (error) {
     await pipeline.drain().catch(() => undefined);
     // What the last state reached vouches for is written: the next attempt resumes from there.
@@ -143,4 +153,10 @@ async function syncStream(
     throw error;
   }
   await context.log(`${spec.name}: ${written} records written to ${table}`);
+}
+
+function describeRead(incremental: boolean, refresh: boolean, table: string, state: StreamState | undefined): string {
+  if (!incremental) return `full refresh of ${table}`;
+  if (refresh) return `refresh of ${table} from the start`;
+  return `incremental into ${table}${Object.keys(state ?? {}).length > 0 ? ', from saved state' : ''}`;
 }

@@ -3,9 +3,10 @@ import { isUniqueViolation, type SqlDriver, type SqlValue } from '../../stores/s
 
 export const JOB_STATUSES = ['pending', 'running', 'incomplete', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export type JobType = 'sync' | 'reset';
+/** `refresh`: every selected stream read from its start and swapped in whole. */
+export type JobType = 'sync' | 'reset' | 'refresh';
 
-/** A sync or reset job of a connection, as stored. */
+/** A sync, reset or refresh job of a connection, as stored. */
 export interface SyncJob {
   id: number;
   connection_id: string;
