@@ -9,7 +9,7 @@ import { paginate } from '../core/execution/paginate.ts';
 import type { ExecuteResult } from '../core/execution/types.ts';
 import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
 import { createDestination } from '../core/hosted/sync/destinations/create-destination.ts';
-import type { Destination } from '../core/hosted/sync/destinations/destination.ts';
+import type { Destination, StreamWriter } from '../core/hosted/sync/destinations/destination.ts';
 import { migrateSync } from '../core/hosted/sync/migrate-sync.ts';
 import { type JobType, SyncJobs, type SyncJob } from '../core/hosted/sync/sync-jobs.ts';
 import { SyncStates } from '../core/hosted/sync/sync-states.ts';
@@ -33,6 +33,18 @@ const STREAMS: SelectedStream[] = [
   { name: 'channel_messages', syncMode: 'incremental_deduped_history' },
   { name: 'threads', syncMode: 'full_refresh_overwrite' },
 ];
+
+/** A destination whose table writers are wrapped: a test's way to fail or stop a worker mid-write. */
+function withWriters(wrapWriter: (writer: StreamWriter) => StreamWriter) {
+  return (inner: Destination): Destination => ({
+    ...inner,
+    type: inner.type,
+    check: () => inner.check(),
+    dropTables: (names) => inner.dropTables(names),
+    close: () => inner.close(),
+    openStream: async (table, mode, context) => wrapWriter(await inner.openStream(table, mode, context)),
+  });
+}
 
 describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
   let sandbox: SlackSandbox;
@@ -221,17 +233,11 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
     await postMessage('a message posted before the refresh');
     const failing = await jobs.create(target.connectionId, target.workspaceId, 'refresh');
     const worker = startWorker(target, {
-      wrap: (inner) => ({
-        ...inner,
-        type: inner.type,
-        check: () => inner.check(),
-        dropTables: (names) => inner.dropTables(names),
-        close: () => inner.close(),
-        async openStream(table, mode, context) {
-          const writer = await inner.openStream(table, mode, context);
-          return { write: (records) => writer.write(records), abort: () => writer.abort(), commit: () => Promise.reject(new Error('disk full')) };
-        },
-      }),
+      wrap: withWriters((writer) => ({
+        write: (records) => writer.write(records),
+        abort: () => writer.abort(),
+        commit: () => Promise.reject(new Error('disk full')),
+      })),
     });
     const failed = await settled(failing.id);
     await worker.stop();
@@ -289,25 +295,15 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
       leaseMs: 300,
       crashes: true,
       // After its second batch is written, the worker dies: no finish, the lease left to expire.
-      wrap: (inner) => ({
-        ...inner,
-        type: inner.type,
-        check: () => inner.check(),
-        dropTables: (names) => inner.dropTables(names),
-        close: () => inner.close(),
-        async openStream(table, mode, context) {
-          const writer = await inner.openStream(table, mode, context);
-          return {
-            commit: () => writer.commit(),
-            abort: () => writer.abort(),
-            async write(records) {
-              const bytes = await writer.write(records);
-              if (++writes === 2) dying = first.stop();
-              return bytes;
-            },
-          };
+      wrap: withWriters((writer) => ({
+        commit: () => writer.commit(),
+        abort: () => writer.abort(),
+        async write(records) {
+          const bytes = await writer.write(records);
+          if (++writes === 2) dying = first.stop();
+          return bytes;
         },
-      }),
+      })),
     });
     while (dying === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     await dying;
