@@ -219,6 +219,40 @@ describe.each(BACKENDS)('plugboard/cloud against the server on %s', (backend) =>
     }
   });
 
+  it.each(DESTINATION_TYPES)("writes into the connection's custom namespace in %s, and reads the tables back from there", async (type) => {
+    const target = await testDestination(type, workspaceDataDir(fx.dataDir, workspaceId));
+    try {
+      const source = await workspace.deploySource(`chat deleteme for a namespace in ${type}`, slack());
+      const destination = await workspace.deployDestination(`${type} namespace deleteme`, target.configuration);
+      const connection = await workspace.deployConnection(`chat to a ${type} namespace deleteme`, { source, destination, selectedStreams: ['users'] });
+      // The library has no namespace option (SPEC 4.5): another client sets it through the API.
+      await workspace.api.patch(
+        `/connections/${connection.connectionId}`,
+        { namespaceDefinition: 'custom_format', namespaceFormat: `${target.namespace}\${SOURCE_NAMESPACE}` },
+        { resource: { type: 'connection', id: connection.connectionId } },
+      );
+      await connection.refresh();
+      const result = await connection.runSync({ wait: true, waitTimeout: 120 });
+      const users = fx.chatSandbox.data.users.length;
+      try {
+        if (type === 'sqlite') {
+          // SQLite has no schemas: the tables stay in its file.
+          expect(await target.rows('users')).toHaveLength(users);
+        } else {
+          expect(await result.getSqlSchemaName()).toBe(target.namespace);
+          expect(await target.tables()).not.toContain('users');
+          expect(await target.rows('users', target.namespace)).toHaveLength(users);
+        }
+        expect(await (await result.getDataset('users')).toArray()).toHaveLength(users);
+      } finally {
+        await result.close();
+      }
+      await connection.permanentlyDelete({ cascadeDeleteSource: true, cascadeDeleteDestination: true });
+    } finally {
+      await target.drop();
+    }
+  });
+
   it('deletes in safe mode, cascades included', async () => {
     const source = await connection.source();
     const destinationId = await connection.destinationId();

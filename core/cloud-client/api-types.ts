@@ -3,6 +3,8 @@
  * (api_sdk.yaml) and config API (config.yaml), as Plugboard serves them.
  */
 
+import type { NamespaceDefinition } from '../hosted/sync/destinations/destination-namespace.ts';
+
 export type JsonObject = Record<string, unknown>;
 
 export interface ApiPage<T> {
@@ -67,6 +69,8 @@ export interface ApiConnection {
   status: ConnectionStatus;
   schedule: ApiConnectionSchedule;
   prefix?: string;
+  namespaceDefinition?: NamespaceDefinition;
+  namespaceFormat?: string;
   configurations: { streams?: ApiStreamConfiguration[] };
   createdAt?: number;
 }

@@ -1,3 +1,4 @@
+import { configurationInNamespace, connectionNamespace } from '../hosted/sync/destinations/destination-namespace.ts';
 import type { ApiJob, ConfigJobInfo } from './api-types.ts';
 import type { CloudConnection } from './connection.ts';
 import { ConnectionSyncError, ConnectionSyncTimeoutError } from './errors.ts';
@@ -255,10 +256,12 @@ export class SyncResult {
 
   private async openSql(options: SqlReadOptions): Promise<SqlDestination> {
     const { openSqlDestination } = await import('./sql/sql-destination.ts');
-    const destination = await (await this.connection.destination()).info();
+    const [destination, connection] = await Promise.all([(await this.connection.destination()).info(), this.connection.info()]);
     const localRoot = options.localRoot ?? this.workspace.localRoot;
     const secrets = options.secrets ?? this.workspace.destinationSecrets[destination.destinationId];
-    return openSqlDestination(destination.destinationType, destination.configuration, {
+    // The tables are where the server wrote them: the connection's namespace, if it names one.
+    const namespace = connectionNamespace(connection.namespaceDefinition, connection.namespaceFormat);
+    return openSqlDestination(destination.destinationType, configurationInNamespace(destination.destinationType, destination.configuration, namespace), {
       ...(localRoot === undefined ? {} : { localRoot }),
       ...(secrets === undefined ? {} : { secrets }),
       columnTypes: await this.columnTypes(),

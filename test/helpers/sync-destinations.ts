@@ -11,10 +11,12 @@ export const DESTINATION_TYPES: DestinationType[] = ['sqlite', 'duckdb', ...(pro
 /** A destination's configuration for a test, on its own file or PostgreSQL schema, and how to read back what a sync wrote. */
 export interface TestDestination {
   configuration: Record<string, unknown>;
-  /** Every row of a table, columns as the database answers them. */
-  rows(table: string): Promise<Record<string, unknown>[]>;
-  /** Table names in the destination. */
-  tables(): Promise<string[]>;
+  /** Another schema of the same database, free for a connection's custom namespace, dropped with the destination (SQLite has none). */
+  namespace: string;
+  /** Every row of a table (of the configured schema, else of `schema`), columns as the database answers them. */
+  rows(table: string, schema?: string): Promise<Record<string, unknown>[]>;
+  /** Table names in the destination (its configured schema, else `schema`). */
+  tables(schema?: string): Promise<string[]>;
   drop(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function testDestination(type: DestinationType, dataDir: string): P
     const open = () => new Database(join(dataDir, path), { readonly: true });
     return {
       configuration: { destinationType: 'sqlite', destination_path: path },
+      namespace: 'main',
       rows: async (table) => withSqlite(open, (db) => db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]),
       tables: async () =>
         withSqlite(open, (db) =>
@@ -47,9 +50,12 @@ export async function testDestination(type: DestinationType, dataDir: string): P
     };
     return {
       configuration: { destinationType: 'duckdb', destination_path: path, schema: 'main' },
-      rows: (table) => query(`SELECT * FROM main."${table}"`),
-      tables: async () =>
-        (await query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name")).map((row) => String(row.table_name)),
+      namespace: 'custom_namespace',
+      rows: (table, schema = 'main') => query(`SELECT * FROM "${schema}"."${table}"`),
+      tables: async (schema = 'main') =>
+        (await query(`SELECT table_name FROM information_schema.tables WHERE table_schema = '${schema}' ORDER BY table_name`)).map((row) =>
+          String(row.table_name),
+        ),
       drop: async () => undefined,
     };
   }
@@ -66,13 +72,15 @@ export async function testDestination(type: DestinationType, dataDir: string): P
   };
   return {
     configuration: postgresConfigurationFromUrl(url.href, schema),
-    rows: (table) => query(`SELECT * FROM "${schema}"."${table}"`),
-    tables: async () =>
-      (await query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema])).map((row) =>
+    namespace: `${schema}_namespace`,
+    rows: (table, inSchema = schema) => query(`SELECT * FROM "${inSchema}"."${table}"`),
+    tables: async (inSchema = schema) =>
+      (await query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [inSchema])).map((row) =>
         String(row.table_name),
       ),
     drop: async () => {
       await query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await query(`DROP SCHEMA IF EXISTS "${schema}_namespace" CASCADE`);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Runtime } from '../../runtime/runtime.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import { type SyncStreamSpec, syncStreamsOf } from '../sync/sync-streams.ts';
 import type { SyncStates } from '../sync/sync-states.ts';
+import { configurationInNamespace, connectionNamespace } from '../sync/destinations/destination-namespace.ts';
 import type { SyncTarget } from '../sync/sync-target.ts';
 import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionPatchRequest } from '../types.generated.ts';
 import type { ConfiguredActors } from './configured-actors.ts';
@@ -128,7 +129,7 @@ export class PublicConnections {
   /**
    * What the sync engine runs for the connection: the source's connector type, credentials and
    * settings (its configuration less the type and credentials) and the destination's configuration,
-   * secrets opened. A connection deleted since is not found.
+   * secrets opened, its schema the connection's namespace. A connection deleted since is not found.
    */
   async syncTarget(connectionId: string): Promise<SyncTarget> {
     const connection = await this.table.get(connectionId);
@@ -147,7 +148,15 @@ export class PublicConnections {
         credentials: source.kind.credentialsOf(source.configuration) as SyncTarget['source']['credentials'],
         settings,
       },
-      destination: { destinationId: destination.id, destinationType: destination.kind.destinationType, configuration: destination.configuration },
+      destination: {
+        destinationId: destination.id,
+        destinationType: destination.kind.destinationType,
+        configuration: configurationInNamespace(
+          destination.kind.destinationType,
+          destination.configuration,
+          connectionNamespace(connection.namespaceDefinition, connection.namespaceFormat),
+        ),
+      },
     };
   }
 
