@@ -16,7 +16,15 @@ import { testDestination, type TestDestination } from './helpers/sync-destinatio
  */
 
 const spec = PublicApiSpec.load();
-const OPERATIONS = ['post /sources', 'post /destinations', 'post /connections', 'post /jobs', 'get /jobs/{jobId}', 'get /connections/{connectionId}'];
+const OPERATIONS = [
+  'post /sources',
+  'post /destinations',
+  'post /connections',
+  'patch /connections/{connectionId}',
+  'post /jobs',
+  'get /jobs/{jobId}',
+  'get /connections/{connectionId}',
+];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** 2096: after every message the sandbox holds. */
 const FAR_FUTURE = '4000000000.000000';
@@ -110,6 +118,24 @@ describe.skipIf(!spec).each(BACKENDS)('config API state, web backend and organiz
       expect(fx.chatSandbox.data.channels.some((candidate) => candidate.id === channel)).toBe(true);
       expect(ts).toMatch(/^\d+\.\d+$/);
     }
+  });
+
+  it('forgets the state when the tables are named anew (another prefix or namespace), and only then', async () => {
+    const { connectionId } = await connection(messages);
+    const patch = async (body: Record<string, unknown>) =>
+      expect((await call('patch', '/connections/{connectionId}', `/connections/${connectionId}`, { body })).status).toBe(200);
+    const stateType = async () => (await config('/state/get', { connectionId })).body.stateType;
+    await sync(connectionId);
+    await patch({ name: 'renamed', schedule: { scheduleType: 'manual' } });
+    expect(await stateType()).toBe('stream');
+    // A format that renders empty names no namespace: the same tables.
+    await patch({ namespaceDefinition: 'custom_format', namespaceFormat: `\${SOURCE_NAMESPACE}` });
+    expect(await stateType()).toBe('stream');
+    await patch({ prefix: 'other_' });
+    expect(await stateType()).toBe('not_set');
+    await sync(connectionId);
+    await patch({ namespaceFormat: 'elsewhere' });
+    expect(await stateType()).toBe('not_set');
   });
 
   it('state/create_or_update_safe replaces the state, and the next sync reads from it', async () => {

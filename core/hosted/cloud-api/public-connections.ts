@@ -100,8 +100,9 @@ export class PublicConnections {
     const updated: ConnectionRecord = { ...connection, ...defined };
     if (schedule || input.status) updated.nextRunAt = nextRunAt(updated.schedule, updated.status, Date.now());
     if (!(await this.table.update(connection.id, { ...defined, nextRunAt: updated.nextRunAt }))) throw notFound(id);
-    // New tables start empty: incremental streams read from the start again.
-    if (input.prefix !== undefined && input.prefix !== connection.prefix) await this.states.clear(connection.id);
+    // Tables named anew (another prefix or namespace) start empty: incremental streams read from the start again.
+    const namespace = (of: ConnectionRecord) => connectionNamespace(of.namespaceDefinition, of.namespaceFormat);
+    if (updated.prefix !== connection.prefix || namespace(updated) !== namespace(connection)) await this.states.clear(connection.id);
     return this.toPublic(updated, sourceKind);
   }
 
