@@ -7,11 +7,11 @@ import { InputError } from '../core/cloud-client/errors.ts';
 import {
   columnTypesFromJsonSchema,
   openSqlDestination,
-  SECRET_MASK,
   type SqlColumnType,
   type SqlDestination,
   type SqlDestinationOptions,
 } from '../core/cloud-client/sql/sql-destination.ts';
+import { SECRET_MASK } from '../core/hosted/cloud-api/configuration-secrets.ts';
 import { createDestination, workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import type { TableSpec } from '../core/hosted/sync/destinations/destination.ts';
 import { DESTINATION_TYPES, type TestDestination, testDestination } from './helpers/sync-destinations.ts';

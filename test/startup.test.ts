@@ -99,44 +99,22 @@ describe('start-up refusals', () => {
       await expectStartRefused({ DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS }, /: database "plugboard_no_such_database" does not exist$/);
     });
 
-    it('a role that may not create tables is refused, saying so', async () => {
+    /**
+     * A start as a new login role on its own schema (`schemaSql` makes the schema and its grants,
+     * `<name>` standing for the role), refused with `refusal`; role and schemas dropped afterwards.
+     */
+    async function expectRoleRefused(schemaSql: string[], refusal: RegExp): Promise<void> {
       const name = `plugboard_test_${randomBytes(5).toString('hex')}`;
       const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await admin.connect();
       try {
         await admin.query(`CREATE ROLE ${name} LOGIN`);
-        await admin.query(`CREATE SCHEMA ${name}`);
-        await admin.query(`GRANT USAGE ON SCHEMA ${name} TO ${name}`);
+        for (const statement of schemaSql) await admin.query(statement.replaceAll('<name>', name));
         const databaseUrl = testDatabaseUrl((url) => {
           url.username = name;
           url.searchParams.set('options', `-c search_path=${name}`);
         });
-        await expectStartRefused(
-          { DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS },
-          /^PostgreSQL refused the schema migration: permission denied for schema/,
-        );
-      } finally {
-        await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
-        await admin.query(`DROP ROLE IF EXISTS ${name}`);
-        await admin.end();
-      }
-    });
-
-    it("a role that may create tables but not the job queues' schema is refused, saying so", async () => {
-      const name = `plugboard_test_${randomBytes(5).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE ROLE ${name} LOGIN`);
-        await admin.query(`CREATE SCHEMA ${name} AUTHORIZATION ${name}`);
-        const databaseUrl = testDatabaseUrl((url) => {
-          url.username = name;
-          url.searchParams.set('options', `-c search_path=${name}`);
-        });
-        await expectStartRefused(
-          { DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS },
-          /^PostgreSQL refused the job queues' schema: permission denied for database/,
-        );
+        await expectStartRefused({ DATABASE_URL: databaseUrl, PLUGBOARD_DATA_KEYS: DATA_KEYS }, refusal);
       } finally {
         await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
         await admin.query(`DROP SCHEMA IF EXISTS ${name}_jobs CASCADE`);
@@ -144,6 +122,17 @@ describe('start-up refusals', () => {
         await admin.query(`DROP ROLE IF EXISTS ${name}`);
         await admin.end();
       }
+    }
+
+    it('a role that may not create tables is refused, saying so', async () => {
+      await expectRoleRefused(
+        ['CREATE SCHEMA <name>', 'GRANT USAGE ON SCHEMA <name> TO <name>'],
+        /^PostgreSQL refused the schema migration: permission denied for schema/,
+      );
+    });
+
+    it("a role that may create tables but not the job queues' schema is refused, saying so", async () => {
+      await expectRoleRefused(['CREATE SCHEMA <name> AUTHORIZATION <name>'], /^PostgreSQL refused the job queues' schema: permission denied for database/);
     });
   });
 

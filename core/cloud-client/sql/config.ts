@@ -11,8 +11,6 @@ import { InputError } from '../errors.ts';
 export type Configuration = Record<string, unknown>;
 export { optionalString, requiredString } from '../../hosted/sync/destinations/config-fields.ts';
 
-export { SECRET_MASK };
-
 /**
  * A secret field's value: the caller's (options.secrets) when given, else the configuration's
  * unless the API masked it. A masked value with no replacement is refused, naming the field.

@@ -8,7 +8,6 @@ import { openPostgresBackend } from './postgres-backend.ts';
 import { openSqliteBackend } from './sqlite-backend.ts';
 import { columnKinds, rowConverter, type SqlColumnType } from './values.ts';
 
-export { SECRET_MASK } from './config.ts';
 export { columnTypesFromJsonSchema, type SqlColumnType } from './values.ts';
 
 /**

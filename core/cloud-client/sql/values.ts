@@ -1,20 +1,19 @@
-import type { ColumnType } from '../../hosted/sync/destinations/destination.ts';
-import { EXTRACTED_AT_COLUMN, META_COLUMN, RAW_ID_COLUMN } from '../../hosted/sync/destinations/table-columns.ts';
-import { columnsOf } from '../../hosted/sync/sync-streams.ts';
-import type { JsonSchema } from '../../sdk/index.ts';
 /**
  * Values read from a destination table back in the types the records had: a column's kind comes
  * from the type the database declares for it, refined by the stream's record schema where the
  * database cannot tell (SQLite keeps booleans as 0/1 INTEGER and JSON as TEXT).
  */
 
+import type { ColumnType } from '../../hosted/sync/destinations/destination.ts';
+import { EXTRACTED_AT_COLUMN, META_COLUMN, RAW_ID_COLUMN } from '../../hosted/sync/destinations/table-columns.ts';
+import { columnsOf } from '../../hosted/sync/sync-streams.ts';
+import type { JsonSchema } from '../../sdk/index.ts';
+
 /** A record field's column type, as the sync writes it (its JSON Schema type: scalars typed, the rest JSON). */
 export type SqlColumnType = ColumnType;
 
 /** How a column's values are turned back into JavaScript values. */
 export type ValueKind = SqlColumnType | 'timestamp' | 'raw';
-
-export { EXTRACTED_AT_COLUMN, META_COLUMN, RAW_ID_COLUMN };
 
 /** A table column as the database declares it. */
 export interface DeclaredColumn {

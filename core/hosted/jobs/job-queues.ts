@@ -1,5 +1,6 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { ConfigurationError } from '../../configuration-error.ts';
 import type { JobQueueFactory } from './job-queue.ts';
 import { PgBossJobQueue } from './pg-boss-job-queue.ts';
@@ -25,15 +26,10 @@ export function jobSchemaOf(databaseUrl: string, schema: string | undefined): st
   return own ? `${own}_jobs` : 'pgboss';
 }
 
-/** The first schema of the URL's `options=-c search_path=...`, when it is a plain name (a socket URL, which WHATWG URL refuses, included). */
+/** The first schema of the URL's `options=-c search_path=...`, when it is a plain name (socket URLs included). */
 function searchPathOf(databaseUrl: string): string | undefined {
-  let text = databaseUrl;
-  try {
-    text = decodeURIComponent(databaseUrl);
-  } catch {
-    // Left as written: only the plain-name pattern below is looked for.
-  }
-  return /[?&]options=[^&]*search_path=([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_$-])/.exec(text)?.[1];
+  const options = parseConnectionString(databaseUrl).options ?? '';
+  return /search_path=([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_$-])/.exec(options)?.[1];
 }
 
 /**

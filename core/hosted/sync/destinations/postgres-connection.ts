@@ -1,3 +1,4 @@
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { type DestinationConfiguration, DestinationConfigError, optionalBoolean, optionalInteger, optionalVariant, requiredString } from './config-fields.ts';
 
 /** The `ssl_mode`s pg can honour without certificates; verify-ca and verify-full would need them. */
@@ -68,14 +69,14 @@ export async function connectPostgres<T>(settings: PostgresSettings, open: (ssl:
 
 /** A PostgreSQL destination's configuration for the database a connection URL names (tests and benchmarks write into their own). */
 export function postgresConfigurationFromUrl(databaseUrl: string, schema: string): DestinationConfiguration {
-  const url = new URL(databaseUrl);
+  const { host, port, database, user, password } = parseConnectionString(databaseUrl);
   return {
     destinationType: 'postgres',
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    database: url.pathname.slice(1),
+    host: host || 'localhost',
+    port: Number(port || 5432),
+    database: database ?? '',
     schema,
-    username: decodeURIComponent(url.username || 'postgres'),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    username: user || 'postgres',
+    ...(password ? { password } : {}),
   };
 }
