@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
+import { DEFAULT_SEARCH_BUDGET_MS } from '../core/hosted/context-store/search-budget.ts';
 import type { BaseUrlsForTypes } from '../core/hosted/load-hosted-connectors.ts';
 import { baseUrlSettings } from './base-url-settings.ts';
 import { databaseUrlSetting, httpUrlSetting, integerSetting, listSetting } from './env-settings.ts';
@@ -37,6 +38,8 @@ export interface ServerConfig {
   trustedProxyHops: number;
   /** Seconds between two refreshes of a connector's context store (PLUGBOARD_REPLICATION_INTERVAL, default one hour). */
   replicationIntervalSeconds: number;
+  /** How long one search of the context store may run, in milliseconds (PLUGBOARD_SEARCH_BUDGET_MS); past it, a 422 query_too_expensive. */
+  searchBudgetMs: number;
   /** The contact address the public API's organizations answer (PLUGBOARD_ORGANIZATION_EMAIL; see organizationEmailSetting). */
   organizationEmail: string;
 }
@@ -72,6 +75,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     maxConnections: integerSetting(env, 'PLUGBOARD_MAX_CONNECTIONS', 1024, 1),
     trustedProxyHops: integerSetting(env, 'PLUGBOARD_TRUSTED_PROXY_HOPS', 0, 0, 10),
     replicationIntervalSeconds: integerSetting(env, 'PLUGBOARD_REPLICATION_INTERVAL', 3600, 1),
+    searchBudgetMs: integerSetting(env, 'PLUGBOARD_SEARCH_BUDGET_MS', DEFAULT_SEARCH_BUDGET_MS, 1, 600_000),
     credentialAttemptLimits: {
       failuresPerAddress: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_ADDRESS', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerAddress, 1),
       failuresPerClient: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_CLIENT', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerClient, 1),

@@ -47,6 +47,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     onKeyProblem: (message) => logger.error(message),
     clock: options.clock,
     credentialAttemptLimits: config.credentialAttemptLimits,
+    searchBudgetMs: config.searchBudgetMs,
     replication: {
       intervalMs: config.replicationIntervalSeconds * 1000,
       pollMs: options.replicationPollMs,

@@ -51,6 +51,8 @@ export interface HostedRuntimeOptions {
   clock?: () => number;
   /** Limits on failed application-credential attempts (default DEFAULT_CREDENTIAL_ATTEMPT_LIMITS). */
   credentialAttemptLimits?: CredentialAttemptLimitOptions;
+  /** How long one search of the context store may run (default DEFAULT_SEARCH_BUDGET_MS); past it, a 422 query_too_expensive. */
+  searchBudgetMs?: number;
   /** Between two refreshes of a connector's context store (default one hour), and how often due ones are looked for. */
   replication?: { intervalMs?: number; pollMs?: number; leaseMs?: number; log?: (event: ReplicationEvent) => void };
   /** How often the sync worker looks for jobs and schedules, how long its leases last, its first retry's delay. */
@@ -110,7 +112,12 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     throw error;
   }
   const widgetOrigins = new WidgetOrigins(store, { clock: options.clock });
-  const contextStore = await createContextStore({ databaseUrl: options.databaseUrl, schema: options.databaseSchema, dataDir: options.dataDir }).catch(
+  const contextStore = await createContextStore({
+    databaseUrl: options.databaseUrl,
+    schema: options.databaseSchema,
+    dataDir: options.dataDir,
+    searchBudgetMs: options.searchBudgetMs,
+  }).catch(
     async (error: unknown) => {
       await store.close();
       throw error;

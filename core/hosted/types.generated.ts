@@ -2663,6 +2663,10 @@ export interface ValidationErrorResponse {
    * @minItems 1
    */
   detail: ValidationIssue1[];
+  /**
+   * Only when the request was well formed but too costly to answer: query_too_expensive (a search past its time budget)
+   */
+  error_code?: string;
 }
 /**
  * One problem: where it is and what is wrong.

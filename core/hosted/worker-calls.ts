@@ -1,17 +1,25 @@
 import { parentPort, Worker } from 'node:worker_threads';
 
-/** What a worker answers for each call: a number (a write's bytes) or nothing, or why it failed. */
-export type WorkerReply = { seq: number; value?: number; error?: undefined } | { seq: number; error: string };
+/** What a worker answers for each call: its value (a write's bytes, a read's rows) or nothing, or why it failed. */
+export type WorkerReply = { seq: number; value?: unknown; error?: undefined } | { seq: number; error: string };
+
+type Waiting<Result> = { resolve: (value: Result) => void; reject: (error: Error) => void };
+
+/** One started thread and the calls it holds: a thread ended early fails only its own calls. */
+interface Thread<Result> {
+  worker: Worker;
+  pending: Map<number, Waiting<Result>>;
+}
 
 /**
  * Calls into a worker thread of ours (started at the first call), which serves them with
- * `serveCalls`: the SQLite writer threads of the context store and of sync destinations. The worker
- * module is TypeScript: tsx's loader is registered in the thread before the module is imported.
+ * `serveCalls`: the SQLite writer threads of the context store and of sync destinations, and the
+ * context store's reader threads. The worker module is TypeScript: tsx's loader is registered in the
+ * thread before the module is imported.
  */
-export class WorkerCalls<Call> {
-  private worker: Worker | undefined;
+export class WorkerCalls<Call, Result = number | undefined> {
+  private thread: Thread<Result> | undefined;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: (value: number | undefined) => void; reject: (error: Error) => void }>();
 
   constructor(
     private readonly module: URL,
@@ -20,11 +28,11 @@ export class WorkerCalls<Call> {
     private readonly label: string,
   ) {}
 
-  call(call: Call): Promise<number | undefined> {
-    const worker = this.started();
+  call(call: Call): Promise<Result> {
+    const { worker, pending } = this.started();
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
+      pending.set(seq, { resolve, reject });
       // Held open only while it has work: an idle destination thread never keeps the process alive.
       worker.ref();
       worker.postMessage({ seq, call });
@@ -33,45 +41,64 @@ export class WorkerCalls<Call> {
 
   /** Sends the worker its last call (closing what it holds), then ends the thread. */
   async close(last: Call): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
+    const thread = this.thread;
+    if (!thread) return;
     try {
       await this.call(last);
     } finally {
-      this.worker = undefined;
-      await worker.terminate();
+      this.thread = undefined;
+      await thread.worker.terminate();
     }
   }
 
-  private started(): Worker {
-    if (this.worker) return this.worker;
+  /**
+   * Ends the thread without waiting for it, failing its calls with `reason`; the next call starts
+   * another. A thread inside a native call (a SQLite statement) stops once that call returns to
+   * JavaScript: until then it only burns its own core, never the caller's event loop.
+   */
+  abandon(reason: Error): void {
+    const thread = this.thread;
+    if (!thread) return;
+    this.thread = undefined;
+    failAll(thread, reason);
+    thread.worker.unref();
+    void thread.worker.terminate().catch(() => undefined);
+  }
+
+  private started(): Thread<Result> {
+    if (this.thread) return this.thread;
     const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(this.module.href)}); });`;
-    const worker = new Worker(bootstrap, { eval: true, workerData: this.workerData });
+    const thread: Thread<Result> = { worker: new Worker(bootstrap, { eval: true, workerData: this.workerData }), pending: new Map() };
+    const { worker, pending } = thread;
     worker.on('message', (reply: WorkerReply) => {
-      const waiting = this.pending.get(reply.seq);
-      this.pending.delete(reply.seq);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.error === undefined) waiting?.resolve(reply.value);
+      const waiting = pending.get(reply.seq);
+      pending.delete(reply.seq);
+      if (pending.size === 0) worker.unref();
+      if (reply.error === undefined) waiting?.resolve(reply.value as Result);
       else waiting?.reject(new Error(reply.error));
     });
     // A thread that died fails what it held; the next call starts another.
     const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
+      if (this.thread === thread) this.thread = undefined;
+      failAll(thread, error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`${this.label} exited (code ${code})`)));
-    this.worker = worker;
-    return worker;
+    this.thread = thread;
+    return thread;
   }
+}
+
+function failAll<Result>(thread: Thread<Result>, error: Error): void {
+  for (const waiting of thread.pending.values()) waiting.reject(error);
+  thread.pending.clear();
 }
 
 /** In a worker thread: answers each call `WorkerCalls` sends with what `handle` resolves to, or its failure's message. */
 export function serveCalls<Call>(handle: (call: Call) => Promise<unknown>): void {
   parentPort!.on('message', ({ seq, call }: { seq: number; call: Call }) => {
     handle(call).then(
-      (value) => parentPort!.postMessage({ seq, ...(typeof value === 'number' ? { value } : {}) } satisfies WorkerReply),
+      (value) => parentPort!.postMessage({ seq, ...(value === undefined ? {} : { value }) } satisfies WorkerReply),
       (error: unknown) => parentPort!.postMessage({ seq, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
     );
   });

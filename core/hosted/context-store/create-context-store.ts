@@ -3,7 +3,9 @@ import { PostgresDriver } from '../../stores/postgres-driver.ts';
 import { migrate } from '../../stores/migrate.ts';
 import { SqliteDriver } from '../../stores/sqlite-driver.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
+import { PostgresSearchReader } from './postgres-search-reader.ts';
 import { SqlContextStore } from './sql-context-store.ts';
+import { SqliteReadPool } from './sqlite-read-pool.ts';
 import { SqliteWriteThread } from './sqlite-write-thread.ts';
 
 export interface ContextStoreOptions {
@@ -14,6 +16,10 @@ export interface ContextStoreOptions {
   /** SQLite: the data directory, and the database file (relative to it; default: the hosted store's plugboard.db). */
   dataDir?: string;
   file?: string;
+  /** How long one search may take, in milliseconds (default DEFAULT_SEARCH_BUDGET_MS); past it, a 422 query_too_expensive. */
+  searchBudgetMs?: number;
+  /** SQLite: how many reader threads run searches (default DEFAULT_READER_THREADS). */
+  readerThreads?: number;
 }
 
 /** Opens the context store's database and brings its tables up to date (its own migrations, per dialect). */
@@ -32,5 +38,8 @@ export async function createContextStore(options: ContextStoreOptions): Promise<
     await driver.close();
     throw error;
   }
-  return new SqlContextStore(driver, driver instanceof SqliteDriver ? new SqliteWriteThread(driver.file) : undefined);
+  const { searchBudgetMs } = options;
+  return driver instanceof SqliteDriver
+    ? new SqlContextStore(driver, { writeThread: new SqliteWriteThread(driver.file), reader: new SqliteReadPool(driver.file, options.readerThreads), searchBudgetMs })
+    : new SqlContextStore(driver, { reader: new PostgresSearchReader(driver), searchBudgetMs });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { isObject } from '../../plugins/value-shapes.ts';
 import type { FieldCatalog, FieldKind, FieldNode, ResolvedField } from './field-catalog.ts';
+import { costOf, limitIssues, limitMessage, limitType, SEARCH_LIMITS, type SearchCost } from './search-cost.ts';
 import { queryWords } from './words.ts';
 
 export type Scalar = string | number | boolean;
@@ -37,12 +38,13 @@ export interface SearchPlan {
   fields: string[][] | undefined;
   /** Ties a cursor to its query. */
   fingerprint: string;
+  /** What makes it costly: within SEARCH_LIMITS, and named when it runs past its time budget. */
+  cost: SearchCost;
 }
 
 export const SEARCH_LIMIT_MAX = 1000;
 const MAX_TEXT_WORDS = 16;
 const MAX_WORD_LENGTH = 64;
-const MAX_FILTER_NODES = 200;
 
 const COMPARE_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'] as const;
 const OPERATORS = [...COMPARE_OPS, 'in', 'like', 'keyword', 'fuzzy', 'contains', 'any', 'not', 'and', 'or'];
@@ -63,8 +65,10 @@ export function planSearch(catalog: FieldCatalog, params: Record<string, unknown
     .digest('base64url')
     .slice(0, 16);
   const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, fingerprint, issues);
+  const cost = costOf(filter, sort.length, parser.conditions);
+  issues.push(...limitIssues(cost, QUERY_LOC));
   if (issues.length > 0) throw new ValidationError(issues);
-  return { entity: catalog.entity, filter, sort, limit: Number(params.limit ?? SEARCH_LIMIT_MAX), offset, fields, fingerprint };
+  return { entity: catalog.entity, filter, sort, limit: Number(params.limit ?? SEARCH_LIMIT_MAX), offset, fields, fingerprint, cost };
 }
 
 export function encodeCursor(fingerprint: string, offset: number): string {
@@ -91,7 +95,8 @@ function decodeCursor(cursor: unknown, fingerprint: string, issues: ValidationIs
 }
 
 class FilterParser {
-  private nodes = 0;
+  /** Each operator on a field, each and/or/not, each empty filter: what SEARCH_LIMITS.conditions bounds. */
+  conditions = 0;
 
   constructor(
     private readonly catalog: FieldCatalog,
@@ -104,14 +109,25 @@ class FilterParser {
   }
 
   parse(value: unknown, loc: Loc, scope: FieldNode): Filter {
-    if (++this.nodes > MAX_FILTER_NODES) return this.fail(loc, `a filter may have at most ${MAX_FILTER_NODES} conditions`, 'value_error.filter_too_large');
     if (!isObject(value)) return this.fail(loc, 'a filter is an object {<operator>: ...}', 'type_error.dict');
+    if (Object.keys(value).length === 0 && this.overLimit(loc)) return { kind: 'all' };
     const parts = Object.entries(value).map(([op, operand]) => this.operator(op, operand, [...loc, op], scope));
     // `{}` names no condition: it matches everything, as no filter does.
     return parts.length === 1 ? parts[0]! : { kind: 'and', filters: parts };
   }
 
+  /**
+   * Counts one condition; past the limit, the first one is the 422 and the rest are not parsed (a
+   * filter of thousands of conditions costs no more than one of 65 to refuse).
+   */
+  private overLimit(loc: Loc): boolean {
+    this.conditions += 1;
+    if (this.conditions === SEARCH_LIMITS.conditions + 1) this.fail(loc, limitMessage('conditions'), limitType('conditions'));
+    return this.conditions > SEARCH_LIMITS.conditions;
+  }
+
   private operator(op: string, operand: unknown, loc: Loc, scope: FieldNode): Filter {
+    if ((op === 'not' || op === 'and' || op === 'or') && this.overLimit(loc)) return { kind: 'all' };
     if (op === 'not') return { kind: 'not', filter: this.parse(operand, loc, scope) };
     if (op === 'and' || op === 'or') {
       if (!Array.isArray(operand)) return this.fail(loc, `${op} takes an array of filters`, 'type_error.list');
@@ -125,6 +141,7 @@ class FilterParser {
   }
 
   private leaf(op: string, name: string, given: unknown, loc: Loc, scope: FieldNode): Filter {
+    if (this.overLimit(loc)) return { kind: 'all' };
     const field = this.catalog.resolve(name, scope);
     if (!field) {
       const known = this.catalog.fieldNames(scope);

@@ -9,6 +9,7 @@ import type { FieldCatalog } from './field-catalog.ts';
 import { projectFields } from './projection.ts';
 import type { DocumentRow } from './record-writers.ts';
 import { postgresDialect, sqliteDialect } from './search-dialect.ts';
+import { DEFAULT_SEARCH_BUDGET_MS, SearchDeadline, type SearchReader } from './search-budget.ts';
 import { encodeCursor, type SearchPlan } from './search-query.ts';
 import type { SqliteWriteThread } from './sqlite-write-thread.ts';
 import { writeBatch } from './write-batch.ts';
@@ -25,20 +26,34 @@ const WALK_STEP_COST = { words: 20, trigrams: 1 } as const;
 /** Records per write transaction: short enough not to hold SQLite's write lock long. */
 const WRITE_BATCH = 5000;
 
+export interface SqlContextStoreOptions {
+  /** SQLite: writes go through a thread of their own (PostgreSQL's already run in the database server). */
+  writeThread?: SqliteWriteThread;
+  /** Where a search's statements that may be slow run, within its budget: SQLite's reader threads, PostgreSQL's statement_timeout. */
+  reader: SearchReader;
+  /** How long one search may take (default DEFAULT_SEARCH_BUDGET_MS); past it, a 422 query_too_expensive. */
+  searchBudgetMs?: number;
+}
+
 /** The context store on one SQL database; the dialect picks the text indexes and record writer. */
 export class SqlContextStore implements ContextStore {
   readonly dialect: 'sqlite' | 'postgres';
   private readonly searchDialect;
   /** Each connector's key in context_stores (keys never change once given). */
   private readonly storeKeys = new Map<string, number>();
+  private readonly writeThread: SqliteWriteThread | undefined;
+  private readonly reader: SearchReader;
+  private readonly searchBudgetMs: number;
 
   constructor(
     readonly driver: SqlDriver,
-    /** SQLite: writes go through a thread of their own (PostgreSQL's already run in the database server). */
-    private readonly writeThread?: SqliteWriteThread,
+    options: SqlContextStoreOptions,
   ) {
     this.dialect = driver.dialect;
     this.searchDialect = this.dialect === 'sqlite' ? sqliteDialect : postgresDialect;
+    this.writeThread = options.writeThread;
+    this.reader = options.reader;
+    this.searchBudgetMs = options.searchBudgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
   }
 
   async prepare(catalog: FieldCatalog): Promise<void> {
@@ -130,6 +145,7 @@ export class SqlContextStore implements ContextStore {
 
   async search(connectorId: string, catalog: FieldCatalog, plan: SearchPlan): Promise<SearchPage> {
     const started = performance.now();
+    const deadline = new SearchDeadline(this.searchBudgetMs, plan.cost);
     const state = await this.driver.get<{ synced_at: string | null }>('SELECT synced_at FROM context_entities WHERE connector_id = ? AND entity = ?', [
       connectorId,
       catalog.entity,
@@ -150,8 +166,8 @@ export class SqlContextStore implements ContextStore {
     );
     // A connector that never wrote a record has no key: nothing is stored under -1.
     const storeKey = (await this.storeKey(connectorId, false)) ?? -1;
-    const { sql, params } = compileSearch(this.searchDialect, plan, storeKey, alphabets, await this.textDriven(connectorId, plan));
-    const rows = await this.driver.all<{ id: string; data: string; score: number | string }>(sql, params);
+    const { sql, params } = compileSearch(this.searchDialect, plan, storeKey, alphabets, await this.textDriven(connectorId, plan, deadline));
+    const rows = await this.reader.all<{ id: string; data: string; score: number | string }>(sql, params, deadline);
     const more = rows.length > plan.limit;
     const hits = rows.slice(0, plan.limit).map((row) => ({
       id: row.id,
@@ -178,7 +194,7 @@ export class SqlContextStore implements ContextStore {
    * about wanted × stored / candidates records, collecting reads every candidate: their count, cheap
    * to take from the index up to where walking wins, decides.
    */
-  private async textDriven(connectorId: string, plan: SearchPlan): Promise<boolean> {
+  private async textDriven(connectorId: string, plan: SearchPlan, deadline: SearchDeadline): Promise<boolean> {
     const narrowed = narrowedByText(plan.filter);
     const text = walkableText(plan.filter);
     if (this.dialect !== 'sqlite' || !text || plan.sort.length > 0) return narrowed;
@@ -196,7 +212,7 @@ export class SqlContextStore implements ContextStore {
     const dialect = this.searchDialect;
     const candidates =
       text.index === 'words' ? dialect.wordMatch(text.slot, bind(dialect.word(text.value))) : dialect.trigramMatch(text.slot, text.value, bind)!;
-    const counted = await this.driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${candidates} LIMIT ${walkWins})`, params);
+    const [counted] = await this.reader.all<{ n: number }>(`SELECT COUNT(*) AS n FROM (${candidates} LIMIT ${walkWins})`, params, deadline);
     return Number(counted?.n ?? 0) < walkWins;
   }
 
@@ -219,6 +235,7 @@ export class SqlContextStore implements ContextStore {
 
   async close(): Promise<void> {
     await this.writeThread?.close();
+    await this.reader.close();
     await this.driver.close();
   }
 }

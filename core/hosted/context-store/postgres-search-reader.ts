@@ -1,0 +1,26 @@
+import type { SqlDriver, SqlValue } from '../../stores/sql-driver.ts';
+import type { SearchDeadline, SearchReader } from './search-budget.ts';
+
+/** PostgreSQL's query_canceled: here, the statement_timeout of the search's transaction. */
+const QUERY_CANCELED = '57014';
+
+/** A search's statements on PostgreSQL, each in a transaction whose statement_timeout is what is left of the budget. */
+export class PostgresSearchReader implements SearchReader {
+  constructor(private readonly driver: SqlDriver) {}
+
+  async all<T>(sql: string, params: SqlValue[], deadline: SearchDeadline): Promise<T[]> {
+    try {
+      return await this.driver.transaction(async (tx) => {
+        // SET takes no parameters; the value is an integer of ours. LOCAL: it ends with the transaction, never leaks into the pool.
+        await tx.exec(`SET LOCAL statement_timeout = ${deadline.remainingMs()}`);
+        return tx.all<T>(sql, params);
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === QUERY_CANCELED) throw deadline.exceeded();
+      throw error;
+    }
+  }
+
+  /** The driver is the store's: it closes it. */
+  async close(): Promise<void> {}
+}

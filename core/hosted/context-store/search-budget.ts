@@ -1,0 +1,53 @@
+import { PlugboardError } from '../../errors.ts';
+import type { SqlValue } from '../../stores/sql-driver.ts';
+import { describeCost, type SearchCost } from './search-cost.ts';
+
+/** How long a search may run when its store is given no budget (PLUGBOARD_SEARCH_BUDGET_MS on the server). */
+export const DEFAULT_SEARCH_BUDGET_MS = 2000;
+
+/** 422 `query_too_expensive`: the search ran past its time budget; the detail names what made it costly. */
+export class QueryTooExpensiveError extends PlugboardError {
+  constructor(budgetMs: number, cost: SearchCost) {
+    super(
+      422,
+      [
+        {
+          loc: ['body', 'params', 'query'],
+          msg: `the search ran past its time budget of ${budgetMs} ms; what makes it costly: ${describeCost(cost)}. Narrow the filter with a condition few records meet, or sort by fewer keys`,
+          type: 'value_error.query_too_expensive',
+        },
+      ],
+      'query_too_expensive',
+    );
+  }
+}
+
+/** One search's time: when it ends, and the error a statement still running then fails with. */
+export class SearchDeadline {
+  private readonly end: number;
+
+  constructor(
+    private readonly budgetMs: number,
+    private readonly cost: SearchCost,
+  ) {
+    this.end = performance.now() + budgetMs;
+  }
+
+  /** What is left of the budget, at least 1 ms: a statement always gets to start. */
+  remainingMs(): number {
+    return Math.max(1, Math.ceil(this.end - performance.now()));
+  }
+
+  exceeded(): QueryTooExpensiveError {
+    return new QueryTooExpensiveError(this.budgetMs, this.cost);
+  }
+}
+
+/**
+ * Where a search's statements run, each stopped when the search's budget is spent: SQLite's reader
+ * threads (sqlite-read-pool.ts), PostgreSQL under a statement_timeout (postgres-search-reader.ts).
+ */
+export interface SearchReader {
+  all<T>(sql: string, params: SqlValue[], deadline: SearchDeadline): Promise<T[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,60 @@
+import { availableParallelism } from 'node:os';
+import type { SqlValue } from '../../stores/sql-driver.ts';
+import { WorkerCalls } from '../worker-calls.ts';
+import type { SearchDeadline, SearchReader } from './search-budget.ts';
+import type { ReadCall } from './sqlite-read-worker.ts';
+
+type ReaderThread = WorkerCalls<ReadCall, unknown[]>;
+
+/** Enough threads that one slow search does not hold up the next, few enough to leave a core to the event loop. */
+export const DEFAULT_READER_THREADS = Math.min(4, Math.max(2, availableParallelism() - 1));
+
+/**
+ * A SQLite context store's searches, run on a small pool of reader threads (each with its own
+ * read-only connection): a slow query never stalls the event loop, so it never delays other
+ * requests. A thread runs one statement at a time; statements beyond the pool's size wait their turn.
+ *
+ * better-sqlite3 has no way to interrupt a statement: one past its search's budget is stopped by
+ * abandoning its thread (terminated; a fresh one takes its place), and the search fails at once.
+ */
+export class SqliteReadPool implements SearchReader {
+  private readonly threads: ReaderThread[];
+  private readonly idle: ReaderThread[];
+  private readonly waiting: ((thread: ReaderThread) => void)[] = [];
+
+  constructor(file: string, size = DEFAULT_READER_THREADS) {
+    this.threads = Array.from(
+      { length: size },
+      (_, index) => new WorkerCalls<ReadCall, unknown[]>(new URL('./sqlite-read-worker.ts', import.meta.url), { file }, `the context store's reader thread ${index + 1}`),
+    );
+    this.idle = [...this.threads];
+  }
+
+  async all<T>(sql: string, params: SqlValue[], deadline: SearchDeadline): Promise<T[]> {
+    const thread = await this.take();
+    // The budget counts from the statement's start on its thread, not from its wait for one.
+    const timer = setTimeout(() => thread.abandon(deadline.exceeded()), deadline.remainingMs());
+    try {
+      return (await thread.call({ op: 'all', sql, params })) as T[];
+    } finally {
+      clearTimeout(timer);
+      this.give(thread);
+    }
+  }
+
+  private take(): Promise<ReaderThread> {
+    const thread = this.idle.pop();
+    return thread ? Promise.resolve(thread) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private give(thread: ReaderThread): void {
+    const next = this.waiting.shift();
+    if (next) next(thread);
+    else this.idle.push(thread);
+  }
+
+  /** Closes every thread's connection, after the statement it is running, then the thread. */
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.close({ op: 'close' })));
+  }
+}
