@@ -5,6 +5,13 @@ import { toValidationIssues } from '../../schema/validation-issues.ts';
 export type Loc = Array<string | number>;
 
 /**
+ * Where a configuration's secrets are sent, as named values (`host`, `port`, `database`; a declarative
+ * source's `manifest.defaultBaseUrl`): a secret entered for one endpoint never goes to another unless
+ * it is given again (see secret-binding.ts).
+ */
+export type Endpoint = Record<string, unknown>;
+
+/**
  * One type of source or destination the public API takes (`slack`, `chat`, `postgres`...): how its
  * configuration is checked, which of its fields are secrets, and whether it reaches its system.
  */
@@ -14,6 +21,8 @@ export interface ActorKind {
   definitionId: string;
   /** Names of the configuration's secret fields: masked in every answer. */
   secrets: ReadonlySet<string>;
+  /** Where the configuration's secrets go; none for a kind whose system the operator sets (a built-in source). */
+  endpoint?(configuration: Record<string, unknown>): Endpoint;
   /** The configuration with the defaults of fields left out filled in (a SQLite destination's file), before it is validated. */
   withDefaults?(configuration: Record<string, unknown>, actorId: string): Record<string, unknown>;
   /** Throws a ValidationError (issues under `loc`) unless the configuration is one this kind takes. */

@@ -11,6 +11,8 @@ export interface ActorRow {
   /** The type the API names it by (`slack`, `chat`, `postgres`...). */
   type: string;
   configuration: EncryptedValue;
+  /** JSON: the endpoint its secrets were entered for; null for the one its configuration and definition name now (see secret-binding.ts). */
+  secret_endpoint: string | null;
   /** Epoch milliseconds. */
   created_at: number;
 }
@@ -42,8 +44,18 @@ export class ActorTable {
 
   async insert(row: ActorRow): Promise<void> {
     await this.driver.run(
-      `INSERT INTO ${this.table} (id, organization_id, workspace_id, name, type, key_id, ciphertext, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [row.id, row.organization_id, row.workspace_id, row.name, row.type, row.configuration.key_id, row.configuration.ciphertext, row.created_at],
+      `INSERT INTO ${this.table} (id, organization_id, workspace_id, name, type, key_id, ciphertext, secret_endpoint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        row.id,
+        row.organization_id,
+        row.workspace_id,
+        row.name,
+        row.type,
+        row.configuration.key_id,
+        row.configuration.ciphertext,
+        row.secret_endpoint,
+        row.created_at,
+      ],
     );
   }
 
@@ -64,11 +76,12 @@ export class ActorTable {
   }
 
   /** False when the row is gone. */
-  update(id: string, changes: { name?: string; configuration?: EncryptedValue }): Promise<boolean> {
+  update(id: string, changes: { name?: string; configuration?: EncryptedValue; secretEndpoint?: string }): Promise<boolean> {
     return updateColumns(this.driver, this.table, id, {
       name: changes.name,
       key_id: changes.configuration?.key_id,
       ciphertext: changes.configuration?.ciphertext,
+      secret_endpoint: changes.secretEndpoint,
     });
   }
 

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { invalidField, NotFoundError } from '../../errors.ts';
 import type { Store } from '../../stores/types.ts';
-import type { ActorKind, ActorKinds, Loc } from './actor-kind.ts';
+import type { ActorKind, ActorKinds, Endpoint, Loc } from './actor-kind.ts';
 import type { ActorRow, ActorTable } from './actor-table.ts';
 import { maskSecrets, mergeConfiguration, restoreMasked } from './configuration-secrets.ts';
 import type { ConfigurationVault } from './configuration-vault.ts';
 import { workspaceOf } from './organization-workspaces.ts';
 import type { PublicPage } from './public-workspaces.ts';
+import { endpointChanges, keptSecrets, secretRequired, unboundSecrets } from './secret-binding.ts';
 
 /** A source or destination, its configuration opened (secrets in clear: never answered as is, see `masked`). */
 export interface ConfiguredActor<K extends ActorKind> {
@@ -17,6 +18,8 @@ export interface ConfiguredActor<K extends ActorKind> {
   name: string;
   kind: K;
   configuration: Record<string, unknown>;
+  /** The endpoint its secrets were entered for; undefined: the one its configuration and kind name now. Never answered. */
+  secretEndpoint: Endpoint | undefined;
   /** Epoch milliseconds. */
   createdAt: number;
 }
@@ -86,6 +89,7 @@ export class ConfiguredActors<K extends ActorKind> {
       name: input.name,
       kind,
       configuration,
+      secretEndpoint: kind.endpoint?.(configuration),
       createdAt: Date.now(),
     };
     // Last, since it reaches the system: whatever it throws, nothing has been stored.
@@ -97,6 +101,7 @@ export class ConfiguredActors<K extends ActorKind> {
       name: actor.name,
       type: kind.name,
       configuration: this.vault.seal(configuration),
+      secret_endpoint: actor.secretEndpoint === undefined ? null : JSON.stringify(actor.secretEndpoint),
       created_at: actor.createdAt,
     });
     return actor;
@@ -105,7 +110,9 @@ export class ConfiguredActors<K extends ActorKind> {
   /**
    * `patch`: the configuration fields given are merged into the stored ones; `put`: the configuration
    * given replaces it. Either way a masked secret sent back keeps the stored one, the type stays, and
-   * a configuration that changed is tried against its system again before it is stored.
+   * a configuration that changed is tried against its system again before it is stored. A change of
+   * endpoint (or a definition's, since the secrets were entered) must give every secret again: a kept
+   * one is a 400 `secret_required`, before anything reaches the new endpoint.
    */
   async update(organizationId: string, id: string, changes: ActorChanges, mode: 'patch' | 'put'): Promise<ConfiguredActor<K>> {
     const actor = await this.get(organizationId, id);
@@ -113,6 +120,7 @@ export class ConfiguredActors<K extends ActorKind> {
       throw invalidField([...BODY, 'workspaceId'], `a ${this.noun} stays in its workspace`, 'value_error.workspace_change');
     }
     let configuration = actor.configuration;
+    let secretEndpoint: Endpoint | undefined;
     if (changes.configuration !== undefined) {
       const given = mode === 'patch' ? mergeConfiguration(actor.configuration, changes.configuration) : changes.configuration;
       const kind = this.resolve(given, undefined, actor.kind);
@@ -120,15 +128,33 @@ export class ConfiguredActors<K extends ActorKind> {
         throw invalidField([...BODY, 'configuration', this.kinds.typeField], `a ${this.noun} keeps its type (${actor.kind.name})`, 'value_error.type_change');
       }
       const accepted = this.accepted(kind, actor.id, given, actor.configuration);
+      const endpoint = kind.endpoint?.(accepted);
+      const moved = endpointChanges(this.boundEndpoint(actor), endpoint);
+      const kept = moved.length > 0 ? keptSecrets(accepted, changes.configuration, kind.secrets) : [];
+      if (kept.length > 0) throw secretRequired(moved, kept, [...BODY, 'configuration']);
       // Unchanged (a client writing back what it read): nothing to try again, nothing to seal again.
-      if (!isDeepStrictEqual(accepted, actor.configuration)) {
+      if (moved.length > 0 || !isDeepStrictEqual(accepted, actor.configuration)) {
         await kind.check(accepted, actor);
         configuration = accepted;
+        secretEndpoint = endpoint;
       }
     }
     const sealed = configuration === actor.configuration ? undefined : this.vault.seal(configuration);
-    if (!(await this.table.update(actor.id, { name: changes.name, configuration: sealed }))) throw this.notFound(id);
-    return { ...actor, name: changes.name ?? actor.name, configuration };
+    const boundTo = secretEndpoint === undefined ? undefined : JSON.stringify(secretEndpoint);
+    if (!(await this.table.update(actor.id, { name: changes.name, configuration: sealed, secretEndpoint: boundTo }))) throw this.notFound(id);
+    return { ...actor, name: changes.name ?? actor.name, configuration, secretEndpoint: secretEndpoint ?? actor.secretEndpoint };
+  }
+
+  /**
+   * Before its stored configuration is used (a check, a sync): its secrets may go only to the endpoint
+   * they were entered for. A declarative definition updated since to another base URL or auth makes
+   * this a 400 `secret_required` until the secrets are given again.
+   */
+  assertSecretsBound(actor: ConfiguredActor<K>): void {
+    if (!actor.kind.endpoint) return;
+    const moved = endpointChanges(this.boundEndpoint(actor), actor.kind.endpoint(actor.configuration));
+    const kept = moved.length > 0 ? keptSecrets(actor.configuration, undefined, actor.kind.secrets) : [];
+    if (kept.length > 0) throw unboundSecrets(this.noun, actor.id, moved, kept);
   }
 
   /** Deletes it and the connections using it (answered: their ids). */
@@ -146,6 +172,11 @@ export class ConfiguredActors<K extends ActorKind> {
 
   notFound(id: string): NotFoundError {
     return new NotFoundError(`${this.noun.charAt(0).toUpperCase()}${this.noun.slice(1)} ${id} not found`, `${this.noun}_not_found`);
+  }
+
+  /** Where its stored secrets may go: the endpoint recorded with them, else the one its configuration and kind name now. */
+  private boundEndpoint(actor: ConfiguredActor<K>): Endpoint | undefined {
+    return actor.secretEndpoint ?? actor.kind.endpoint?.(actor.configuration);
   }
 
   /** The configuration to store: masks restored from `stored`, the type named, defaults filled in, valid for its kind. */
@@ -186,6 +217,7 @@ export class ConfiguredActors<K extends ActorKind> {
       name: row.name,
       kind: this.kindNamed(row.type),
       configuration: this.vault.open(row.configuration),
+      secretEndpoint: row.secret_endpoint === null ? undefined : (JSON.parse(row.secret_endpoint) as Endpoint),
       createdAt: row.created_at,
     };
   }

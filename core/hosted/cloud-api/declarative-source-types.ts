@@ -2,6 +2,7 @@ import { ConnectorLoadError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { createAjv } from '../../schema/ajv.ts';
 import { runnableDefinition } from './declarative-definition.ts';
+import { declarativeEndpoint } from './declarative-endpoint.ts';
 import { declarativeConnectorType, declarativeSourceType, definitionIdOf } from './declarative-names.ts';
 import type { DeclarativeRow, DeclarativeTable } from './declarative-table.ts';
 import { connectorSourceKind, type CustomSourceKinds, plugboardCredentials, plugboardShape, type SourceKind } from './source-kinds.ts';
@@ -52,13 +53,14 @@ export class DeclarativeSourceTypes implements CustomSourceKinds {
     if (!this.runtime.hasConnector(connectorType)) this.runtime.registerConnector(runnableDefinition(row.manifest, connectorType), { listed: false });
     const plugin = this.runtime.plugin(connectorType);
     const name = declarativeSourceType(row.id);
+    const endpoint = declarativeEndpoint(row.manifest);
     const kind = connectorSourceKind(this.ajv, this.check, plugin, {
       name,
       definitionId: row.id,
       schema: plugboardShape(plugin, name),
       credentialsOf: plugboardCredentials,
     });
-    const runnable = { id: row.id, workspaceId: row.workspace_id, version: row.version, kind };
+    const runnable = { id: row.id, workspaceId: row.workspace_id, version: row.version, kind: { ...kind, endpoint: () => endpoint } };
     this.runnable.set(row.id, runnable);
     return runnable;
   }

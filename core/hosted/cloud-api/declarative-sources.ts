@@ -59,12 +59,15 @@ export class PublicDeclarativeSources {
     return toPublic(row);
   }
 
-  /** A new manifest, one version up; the definition's sources read with it from their next call. */
+  /**
+   * A new manifest, one version up; the definition's sources read with it from their next call, those
+   * whose secrets were entered for another base URL or auth only once the secrets are given again.
+   */
   async update(organizationId: string, workspaceId: string, id: string, input: DeclarativeSourceDefinitionUpdateRequest): Promise<DeclarativeSourceDefinition> {
     const found = await this.find(organizationId, workspaceId, id);
     const manifest = this.accepted(input.manifest);
     const type = manifest.type as string;
-    const row = await this.table.replaceManifest(found.id, manifest, type, Date.now()).catch(typeTaken(type));
+    const row = await this.table.replaceManifest(found.id, manifest, type, Date.now(), declarativeSourceType(found.id)).catch(typeTaken(type));
     if (!row) throw notFound(id);
     this.types.register(row);
     return toPublic(row);

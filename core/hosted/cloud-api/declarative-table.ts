@@ -1,4 +1,5 @@
 import { isUniqueViolation, type SqlDriver } from '../../stores/sql-driver.ts';
+import { declarativeEndpoint } from './declarative-endpoint.ts';
 import type { Manifest } from './declarative-manifest.ts';
 
 /** A published declarative source definition. */
@@ -71,9 +72,17 @@ export class DeclarativeTable {
     return rows.map(toDeclarativeRow);
   }
 
-  /** The new manifest, one version up (counted by the database, so two updates at once make two versions); undefined when the row is gone. */
-  replaceManifest(id: string, manifest: Manifest, type: string, now: number): Promise<DeclarativeRow | undefined> {
+  /**
+   * The new manifest, one version up (counted by the database, so two updates at once make two
+   * versions); undefined when the row is gone. Its sources (`sourceType`) whose secrets are bound to
+   * no recorded endpoint are bound to the one the old manifest names, in the same transaction.
+   */
+  replaceManifest(id: string, manifest: Manifest, type: string, now: number, sourceType: string): Promise<DeclarativeRow | undefined> {
     return this.driver.transaction(async (tx) => {
+      const old = await tx.get<Row>('SELECT * FROM cloud_declarative_sources WHERE id = ?', [id]);
+      if (!old) return undefined;
+      const endpoint = JSON.stringify(declarativeEndpoint(toDeclarativeRow(old).manifest));
+      await tx.run('UPDATE cloud_sources SET secret_endpoint = ? WHERE type = ? AND secret_endpoint IS NULL', [endpoint, sourceType]);
       const { changes } = await uniqueType(
         tx.run('UPDATE cloud_declarative_sources SET manifest = ?, connector_type = ?, version = version + 1, updated_at = ? WHERE id = ?', [
           JSON.stringify(manifest),

@@ -20,6 +20,13 @@ const DEFINITION_IDS: Record<DestinationType, string> = {
   duckdb: '94bd199c-2ff0-4aa2-b98e-17f0acb72610',
 };
 
+/** The fields that say where a destination's secrets go: changing one takes the secrets given again (see secret-binding.ts). */
+const ENDPOINT_FIELDS: Record<DestinationType, readonly string[]> = {
+  sqlite: [],
+  postgres: ['host', 'port', 'database'],
+  duckdb: ['destination_path'],
+};
+
 const SCHEMAS: Record<DestinationType, JsonSchema> = {
   sqlite: SERVER_SCHEMAS['destination-sqlite.json'],
   postgres: SERVER_SCHEMAS['destination-postgres.json'],
@@ -73,6 +80,7 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
       destinationType: type,
       definitionId: DEFINITION_IDS[type],
       secrets: secretFieldsOf(SCHEMAS[type]),
+      endpoint: (configuration) => Object.fromEntries(ENDPOINT_FIELDS[type].map((field) => [field, configuration[field] ?? null])),
       ...(type === 'sqlite' ? { withDefaults: (configuration, id) => ({ destination_path: `/local/${id}.sqlite`, ...configuration }) } : {}),
       validate(configuration, loc) {
         validateWith(validate, configuration, loc);

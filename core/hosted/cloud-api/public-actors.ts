@@ -42,9 +42,13 @@ export abstract class PublicActors<K extends ActorKind, T> {
     return this.actors.delete(organizationId, id);
   }
 
-  /** The config API's check: the stored configuration against its system, the verdict in the answer. */
+  /**
+   * The config API's check: the stored configuration against its system, the verdict in the answer.
+   * Secrets entered for another endpoint are a 400 `secret_required`: the check would send them there.
+   */
   async checkConnection(organizationId: string, id: string): Promise<ConfigCheckConnectionRead> {
     const actor = await this.actors.get(organizationId, id);
+    this.actors.assertSecretsBound(actor);
     return checkConnectionRead(this.checkType, actor.id, () => actor.kind.check(actor.configuration, actor));
   }
 

@@ -137,6 +137,8 @@ export class PublicConnections {
     const source = connection && (await this.sources.open(connection.sourceId));
     const destination = connection && (await this.destinations.open(connection.destinationId));
     if (!connection || !source || !destination) throw notFound(connectionId);
+    this.sources.assertSecretsBound(source);
+    this.destinations.assertSecretsBound(destination);
     const { credentials: _credentials, sourceType: _type, ...settings } = source.configuration;
     return {
       connectionId: connection.id,
