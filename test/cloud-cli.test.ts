@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudWorkspace, JobStatus } from '../core/cloud-client/index.ts';
+import { CloudWorkspace, JobStatus, SecretRequiredError } from '../core/cloud-client/index.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { publicAccessToken } from './helpers/public-api-calls.ts';
@@ -18,6 +18,7 @@ import { publicAccessToken } from './helpers/public-api-calls.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = fileURLToPath(new URL('../scripts/plugboard.mjs', import.meta.url));
+const MOTHERDUCK_KEY = 'md-key-never-printed-3c9e';
 
 interface Run {
   code: number | null;
@@ -295,9 +296,36 @@ describe('plugboard cloud (the CLI) against the server', { timeout: 60_000 }, ()
     expectOneLineError(missing, /connection .* was not found/);
   });
 
+  it('talks to the local server unless told another root: the client secret goes nowhere else', async () => {
+    const { PLUGBOARD_CLOUD_API_URL: _root, ...withoutRoot } = env;
+    const run = await start(['workspace'], withoutRoot);
+    expectOneLineError(run, /http:\/\/127\.0\.0\.1:8080\/v1\//);
+    expect(run.stderr).not.toMatch(/plugboard\.dev|airbyte\.com/);
+    const help = await start(['--help'], {});
+    expect(help.stdout).toContain('http://127.0.0.1:8080/v1');
+  });
+
+  it('a destination moved to another path needs its secret again: a SecretRequiredError, and update --secrets', async () => {
+    const configuration = { destinationType: 'duckdb', destination_path: '/local/moved.duckdb', schema: 'main', motherduck_api_key: MOTHERDUCK_KEY };
+    const deployed = await json('destinations', 'deploy', '--name', 'ducks', '--config', JSON.stringify(configuration));
+    const id = deployed.destinationId as string;
+    const moved = JSON.stringify({ destination_path: '/local/moved-again.duckdb' });
+
+    const refused = await cli('destinations', 'update', id, '--config', moved);
+    expectOneLineError(refused, /needs motherduck_api_key given again.*destination_path changed.*--secrets/);
+    const library = workspace.getDestination(id).updateConfig({ destination_path: '/local/moved-again.duckdb' });
+    await expect(library).rejects.toBeInstanceOf(SecretRequiredError);
+    await expect(library).rejects.toMatchObject({ status: 400, fields: ['motherduck_api_key'] });
+
+    const secrets = join(dir, 'secrets.json');
+    writeFileSync(secrets, JSON.stringify({ motherduck_api_key: MOTHERDUCK_KEY }));
+    const updated = await json('destinations', 'update', id, '--config', moved, '--secrets', `@${secrets}`);
+    expect(updated.configuration).toMatchObject({ destination_path: '/local/moved-again.duckdb', motherduck_api_key: '**********' });
+  });
+
   it('never prints a credential', () => {
     const all = printed.join('\n');
     expect(printed.length).toBeGreaterThan(50);
-    for (const secret of [CHAT_TOKEN, fx.clientSecret, bearerToken]) expect(all.includes(secret)).toBe(false);
+    for (const secret of [CHAT_TOKEN, fx.clientSecret, bearerToken, MOTHERDUCK_KEY]) expect(all.includes(secret)).toBe(false);
   });
 });

@@ -23,6 +23,39 @@ export class CloudApiError extends CloudError {
   }
 }
 
+/**
+ * A 400 `secret_required`: the change moves a source or destination to another endpoint (a host, port,
+ * database, base URL) and keeps stored secrets, which the server never sends there. `fields` are the
+ * configuration's secrets to give again, as paths (`password`, `credentials.token`).
+ */
+export class SecretRequiredError extends CloudApiError {
+  readonly fields: string[];
+
+  constructor(status: number, method: string, url: string, problem: unknown) {
+    super(status, method, url, problem);
+    this.fields = secretFieldsOf(problem);
+    const fields = this.fields.length > 0 ? this.fields.join(', ') : 'its secrets';
+    this.message = `${method} ${url} needs ${fields} given again: ${problemSummary(problem)}`;
+  }
+}
+
+/** The API's failure as the error class its problem names. */
+export function apiErrorOf(status: number, method: string, url: string, problem: unknown): CloudApiError {
+  const type = problem && typeof problem === 'object' ? (problem as { type?: unknown }).type : undefined;
+  const secretRequired = status === 400 && typeof type === 'string' && type.endsWith(':secret_required');
+  return secretRequired ? new SecretRequiredError(status, method, url, problem) : new CloudApiError(status, method, url, problem);
+}
+
+/** The configuration paths a secret_required problem's issues point at (`body.configuration.` left off). */
+function secretFieldsOf(problem: unknown): string[] {
+  const issues = (problem as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues)) return [];
+  return issues
+    .map((issue) => (issue as { loc?: unknown }).loc)
+    .filter((loc): loc is unknown[] => Array.isArray(loc))
+    .map((loc) => loc.slice(loc[0] === 'body' && loc[1] === 'configuration' ? 2 : 0).join('.'));
+}
+
 /** A resource (connection, source, destination, definition, job) the API does not have. */
 export class MissingResourceError extends CloudError {
   constructor(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { CloudError, CloudWorkspace, ENV, InputError, type JsonObject, SecretNotFoundError } from '../../core/cloud-client/index.ts';
+import { CloudError, CloudWorkspace, ENV, InputError, type JsonObject, SecretNotFoundError, SecretRequiredError } from '../../core/cloud-client/index.ts';
 
 /** Options of `plugboard cloud`, given before or after the subcommand. */
 export interface GlobalOptions {
@@ -10,6 +10,12 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
+/**
+ * The root the CLI talks to unless --api-url or PLUGBOARD_CLOUD_API_URL names one: the local server
+ * (`npm start`). Never an outside host, which would receive the client secret the environment holds.
+ */
+export const CLI_DEFAULT_API_ROOT = 'http://127.0.0.1:8080/v1';
+
 /** A failure the CLI reports as one line on stderr (exit 1). */
 export class CliError extends Error {}
 
@@ -17,10 +23,13 @@ export function globals(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-/** The workspace the command works on: --workspace or PLUGBOARD_CLOUD_WORKSPACE_ID, credentials from the environment. */
+/**
+ * The workspace the command works on: --workspace or PLUGBOARD_CLOUD_WORKSPACE_ID, credentials from the
+ * environment, at --api-url, else PLUGBOARD_CLOUD_API_URL, else the local server.
+ */
 export function workspaceOf(command: Command): CloudWorkspace {
   const { workspace, apiUrl } = globals(command);
-  return CloudWorkspace.fromEnv(workspace || undefined, apiUrl || undefined);
+  return CloudWorkspace.fromEnv(workspace || undefined, apiUrl || process.env[ENV.apiUrl] || CLI_DEFAULT_API_ROOT);
 }
 
 export function isJson(command: Command): boolean {
@@ -143,6 +152,17 @@ export function readJsonObject(option: string, value: string): JsonObject {
   return parsed as JsonObject;
 }
 
+/** `extra` merged into `base`, objects field by field at any depth (a secret given apart lands beside the other credentials). */
+export function mergeObjects(base: JsonObject, extra: JsonObject): JsonObject {
+  const merged: JsonObject = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const before = merged[key];
+    const bothObjects = [value, before].every((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+    merged[key] = bothObjects ? mergeObjects(before as JsonObject, value as JsonObject) : value;
+  }
+  return merged;
+}
+
 /** Deleting needs --yes, or a "y" typed on a terminal. */
 export async function confirmDeletion(what: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
@@ -162,6 +182,10 @@ export function describeError(error: unknown): string {
     if (error.secretName === ENV.workspaceId) return `no workspace: pass --workspace or set ${ENV.workspaceId}`;
     if (error.secretName === ENV.clientId) return `no credentials: set ${ENV.bearerToken}, or ${ENV.clientId} and ${ENV.clientSecret}`;
     return `${error.secretName} is not set (client credentials need both ${ENV.clientId} and ${ENV.clientSecret})`;
+  }
+  if (error instanceof SecretRequiredError) {
+    const fields = error.fields.length > 0 ? error.fields.join(', ') : 'the secrets';
+    return `${error.message} (give ${fields} again with --secrets '{...}', @file or @-)`;
   }
   if (error instanceof InputError && error.input === 'safeMode') return error.message.replace('pass safeMode: false', 'pass --unsafe');
   if (error instanceof CloudError || error instanceof CliError) return error.message;

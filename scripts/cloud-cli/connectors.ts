@@ -9,7 +9,19 @@ import {
   isNamedForDeletion,
   type JsonObject,
 } from '../../core/cloud-client/index.ts';
-import { CliError, confirmDeletion, formatTime, isJson, printFields, printJson, printTable, println, readJsonObject, workspaceOf } from './common.ts';
+import {
+  CliError,
+  confirmDeletion,
+  formatTime,
+  isJson,
+  mergeObjects,
+  printFields,
+  printJson,
+  printTable,
+  println,
+  readJsonObject,
+  workspaceOf,
+} from './common.ts';
 
 type Kind = 'source' | 'destination';
 type Info = ApiSource | ApiDestination;
@@ -137,8 +149,11 @@ function connectorCommand(ops: KindOps): Command {
     .description(`Change a ${kind}'s configuration: the fields given are merged into the stored ones`)
     .argument('<id>', `the ${kind}'s id`)
     .requiredOption('--config <json>', 'the fields to change: JSON, @file, or @- (stdin)')
-    .action(async (id: string, options: { config: string }, command: Command) => {
-      const configuration: JsonObject = readJsonObject('--config', options.config);
+    .option('--secrets <json>', 'secrets given again, merged into --config (a new host, port, database or base URL needs them): JSON, @file or @-')
+    .action(async (id: string, options: { config: string; secrets?: string }, command: Command) => {
+      if (options.config === '@-' && options.secrets === '@-') throw new CliError('--config and --secrets cannot both read stdin');
+      const changes: JsonObject = readJsonObject('--config', options.config);
+      const configuration = options.secrets === undefined ? changes : mergeObjects(changes, readJsonObject('--secrets', options.secrets));
       const info = await (await ops.get(workspaceOf(command), id).updateConfig(configuration)).info();
       if (isJson(command)) return printJson(info);
       println(`Updated ${kind} ${id}.`);

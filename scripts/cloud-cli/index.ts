@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { ENV } from '../../core/cloud-client/index.ts';
+import { CLI_DEFAULT_API_ROOT } from './common.ts';
 import { connectionsCommand } from './connections.ts';
 import { destinationsCommand, sourcesCommand } from './connectors.ts';
 import { jobsCommand, logsCommand, syncCommand } from './sync.ts';
@@ -10,7 +11,7 @@ export function cloudCommand(): Command {
   const cloud = new Command('cloud')
     .description('Workspaces, sources, destinations, connections and sync jobs of the public cloud API (Plugboard or any server speaking it)')
     .option('--workspace <id>', `the workspace (default ${ENV.workspaceId})`)
-    .option('--api-url <url>', `the public API's root, ending in /v1 (default ${ENV.apiUrl}, else https://api.plugboard.dev/v1)`)
+    .option('--api-url <url>', `the public API's root, ending in /v1 (default ${ENV.apiUrl}, else the local server, ${CLI_DEFAULT_API_ROOT})`)
     .option('--json', 'print JSON instead of tables')
     .addHelpText(
       'after',

@@ -1,7 +1,7 @@
 import got, { type Method, RequestError } from 'got';
 import type { ApiPage, ApiTokenResponse } from '../api-types.ts';
 import type { CloudClientConfig } from '../config.ts';
-import { CloudApiError, CloudError, MissingResourceError } from '../errors.ts';
+import { apiErrorOf, CloudApiError, CloudError, MissingResourceError } from '../errors.ts';
 import { AccessToken } from './access-token.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -98,7 +98,7 @@ export class ApiClient {
       answer = await this.send(method, url, token, options.body);
     }
     if (answer.status >= 400) {
-      const error = new CloudApiError(answer.status, method, url, parseBody(answer.text));
+      const error = apiErrorOf(answer.status, method, url, parseBody(answer.text));
       if (answer.status === 404 && options.resource) {
         throw new MissingResourceError(options.resource.type, options.resource.id, undefined, { cause: error });
       }
