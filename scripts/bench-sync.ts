@@ -23,6 +23,7 @@ import { SyncStates } from '../core/hosted/sync/sync-states.ts';
 import { findSyncStream } from '../core/hosted/sync/sync-streams.ts';
 import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target.ts';
 import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
+import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
 import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
 import { startChild, stopChildren } from './bench-support.ts';
 
@@ -102,7 +103,7 @@ async function sync(label: string, destination: SyncTarget['destination'], round
     jobs,
     states: new SyncStates(driver),
     runtime,
-    baseUrls: { chat: baseUrl },
+    upstreams: new DeploymentUpstreams({ chat: baseUrl }),
     openDestination: (given) => createDestination(given.destinationType, given.configuration, { dataDir }),
     target: async () => target,
     pollMs: 50,

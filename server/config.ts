@@ -6,6 +6,7 @@ import type { BaseUrlsForTypes } from '../core/hosted/load-hosted-connectors.ts'
 import { baseUrlSettings } from './base-url-settings.ts';
 import { databaseUrlSetting, httpUrlSetting, integerSetting, listSetting } from './env-settings.ts';
 import { organizationEmailSetting } from './organization-email.ts';
+import { EgressPolicy } from '../core/security/egress/egress-policy.ts';
 
 export interface ServerConfig {
   host: string;
@@ -21,6 +22,8 @@ export interface ServerConfig {
    * of the types, which are known only once the connectors are loaded.
    */
   baseUrls: BaseUrlsForTypes;
+  /** What connections made on a tenant's behalf may reach (PLUGBOARD_EGRESS_ALLOW opens addresses the default refuses). */
+  egress: EgressPolicy;
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
   /** A client must send its request's headers within this time, or its connection is closed (408). */
@@ -69,6 +72,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     organizationEmail: organizationEmailSetting(env, publicUrl),
     connectors: listSetting(env, 'PLUGBOARD_CONNECTORS'),
     baseUrls: (types) => baseUrlSettings(env, types),
+    egress: egressSetting(env),
     bodyLimitBytes: integerSetting(env, 'PLUGBOARD_BODY_LIMIT_BYTES', 1024 * 1024, 1),
     headersTimeoutSeconds,
     requestTimeoutSeconds,
@@ -103,4 +107,13 @@ function publicUrlSetting(env: NodeJS.ProcessEnv, host: string, port: number): s
     );
   }
   return fallback;
+}
+
+/** PLUGBOARD_EGRESS_ALLOW: hosts, host:port, addresses and CIDR ranges the egress policy opens. */
+function egressSetting(env: NodeJS.ProcessEnv): EgressPolicy {
+  try {
+    return EgressPolicy.fromSetting(env.PLUGBOARD_EGRESS_ALLOW);
+  } catch (error) {
+    throw new ConfigurationError((error as Error).message);
+  }
 }

@@ -16,6 +16,7 @@ for (const { type, version, upstream, configured } of server.hosted.loadedConnec
   const source = configured ? baseUrlVariable(type) : `default; ${baseUrlVariable(type)} unset`;
   console.log(`Connector ${type} ${version} calls ${upstream} (${source})`);
 }
+console.log(`${config.egress.describe()}.`);
 console.log(
   `Plugboard listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}); API description at ${server.url}/openapi.json`,
 );

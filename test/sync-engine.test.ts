@@ -19,6 +19,7 @@ import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { asRecord, DESTINATION_TYPES, testDestination, type TestDestination } from './helpers/sync-destinations.ts';
+import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
 
 /**
  * The sync engine end to end, below the HTTP API: jobs read the chat sandbox through the chat
@@ -96,7 +97,7 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
       jobs: options.crashes ? (Object.create(jobs, { release: { value: async () => undefined } }) as SyncJobs) : jobs,
       states,
       runtime,
-      baseUrls: { chat: sandbox.url },
+      upstreams: new DeploymentUpstreams({ chat: sandbox.url }),
       openDestination: (given) => {
         const destination = createDestination(given.destinationType, given.configuration, { dataDir });
         return options.wrap ? options.wrap(destination) : destination;
@@ -396,7 +397,7 @@ describe('sync engine: the file-storage connector', () => {
       jobs,
       states,
       runtime,
-      baseUrls: { 'file-storage': sandbox.url },
+      upstreams: new DeploymentUpstreams({ 'file-storage': sandbox.url }),
       openDestination: (given) => createDestination(given.destinationType, given.configuration, { dataDir }),
       target: async () => target,
       pollMs: 25,

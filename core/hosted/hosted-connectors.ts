@@ -10,6 +10,7 @@ import { credentialsUnavailable, UndecryptableValueError, type DataKeyring } fro
 import { CREDENTIAL_FIELD, type AuthKind, type Credentials } from '../sdk/index.ts';
 import type { Store, StoredConnector, Template } from '../stores/types.ts';
 import type { ContextStore } from './context-store/context-store.ts';
+import type { DeploymentUpstreams } from './deployment-upstreams.ts';
 import type { ReplicationTarget } from './replication/run-replication.ts';
 import { forTokenSubject } from './stale-token.ts';
 import { offersTemplate } from './templates.ts';
@@ -98,7 +99,7 @@ export class HostedConnectors {
     private readonly keyring: DataKeyring,
     private readonly runtime: Runtime,
     /** Upstream API root per connector type: a deployment setting, never taken from callers. */
-    private readonly baseUrls: Record<string, string | undefined>,
+    private readonly upstreams: DeploymentUpstreams,
     /** Where replication stores records and search reads them. */
     private readonly contextStore: ContextStore,
     /** Told of each connector stored (its first replication) and deleted. */
@@ -340,8 +341,7 @@ export class HostedConnectors {
 
   /** An instance of the type with these credentials, calling the deployment's upstream for it. */
   private instanceConfig(type: string, credentials: Credentials): LocalConnectorConfig {
-    const baseUrl = this.baseUrls[type];
-    return { credentials, ...(baseUrl ? { base_url: baseUrl } : {}) };
+    return this.upstreams.instanceConfig(type, credentials);
   }
 
   /**

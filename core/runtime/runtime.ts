@@ -15,6 +15,7 @@ import { authHeadersFor, normalizeBaseUrl } from './credentials.ts';
 import { createHostedExecutor } from '../hosted-client/hosted-executor.ts';
 import type { HostedConnectorConfig } from '../hosted-client/hosted-session.ts';
 import { openLocalContextStore } from './local-context-store.ts';
+import type { EgressPolicy } from '../security/egress/egress-policy.ts';
 
 /** An in-process connector instance: the caller's credentials, and optionally another API root. */
 export interface LocalConnectorConfig {
@@ -26,6 +27,11 @@ export interface LocalConnectorConfig {
    * the same `search` actions as the hosted server. Without it, search is a 400 `hosted_mode_only`.
    */
   context_store?: { path: string };
+  /**
+   * The network policy the instance's connections obey: the hosted server passes its own for a base
+   * URL a tenant supplied. Without one, the instance connects wherever its base URL says.
+   */
+  egress?: EgressPolicy;
 }
 
 export interface RuntimeOptions {
@@ -125,7 +131,7 @@ export class Runtime {
     const { definition } = connector;
     const headers = authHeadersFor(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
-    const transport = new HttpTransport(baseUrl, definition.transport, headers);
+    const transport = new HttpTransport(baseUrl, definition.transport, headers, config.egress);
     const target: ExecutionTarget = { connector, transport, upstream: upstreamClient(transport), validateRecords: this.validateRecords, ...identity };
     return { connector, upstream: target.upstream, execute: (request: ExecuteRequest) => executeAction(target, request) };
   }

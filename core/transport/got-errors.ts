@@ -43,6 +43,8 @@ export function answerOf(error: unknown): UpstreamAnswer | undefined {
 export function errorFromGot(error: unknown, settings: TransportSettings): PlugboardError {
   const answer = answerOf(error);
   if (answer) return errorFromAnswer(answer, settings);
+  // A connection the egress policy refused: its own error, not a network failure of the upstream.
+  if (error instanceof RequestError && error.cause instanceof PlugboardError) return error.cause;
   if (error instanceof TimeoutError) return new UpstreamError('Upstream request timed out', 'upstream_timeout');
   if (error instanceof ParseError) return new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
   if (error instanceof RequestError)

@@ -8,9 +8,24 @@ import { answerOf, errorFromGot, UpstreamBodyFailure } from './got-errors.ts';
 import { BACKOFF_LIMIT_MS, failureKind } from './upstream-errors.ts';
 import { encodeRequest } from './request-encoding.ts';
 import { announcedBodyBytes, truncationGuarded } from './guarded-body.ts';
+import type { EgressPolicy } from '../security/egress/egress-policy.ts';
+import { egressAgents } from '../security/egress/egress-agents.ts';
 
 /** Keep-alive sockets shared by every connector instance: instances are cheap, connections are not. */
 const SHARED_AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** The same sharing for instances under an egress policy: one pair of guarded agents per policy. */
+const POLICY_AGENTS = new WeakMap<EgressPolicy, typeof SHARED_AGENTS>();
+
+function agentsFor(egress: EgressPolicy | undefined): typeof SHARED_AGENTS {
+  if (!egress) return SHARED_AGENTS;
+  let agents = POLICY_AGENTS.get(egress);
+  if (!agents) {
+    agents = egressAgents(egress);
+    POLICY_AGENTS.set(egress, agents);
+  }
+  return agents;
+}
 
 /** Statuses worth another attempt: rate limits always, upstream failures only for reads. */
 const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
@@ -50,6 +65,8 @@ export class HttpTransport {
     private readonly baseUrl: string,
     private readonly settings: TransportSettings,
     headers: Record<string, string>,
+    /** The network policy its connections obey (a tenant-supplied base URL); none for the caller's own. */
+    egress?: EgressPolicy,
   ) {
     const { errors, timeoutMs } = settings;
     this.streamTimeouts = {
@@ -63,7 +80,7 @@ export class HttpTransport {
     };
     this.client = got.extend({
       headers: { 'user-agent': 'plugboard', ...headers },
-      agent: SHARED_AGENTS,
+      agent: agentsFor(egress),
       timeout: { request: timeoutMs },
       retry: {
         limit: settings.maxRetries,

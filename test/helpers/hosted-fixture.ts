@@ -94,7 +94,8 @@ export interface HostedFixture {
     credentials: Record<string, string>,
     scoped?: string,
   ): Promise<{ id: string } & Record<string, unknown>>;
-  startAnotherServer(): Promise<RunningServer>;
+  /** Another server on the same database, with the fixture's settings but for `overrides`. */
+  startAnotherServer(overrides?: Partial<ServerConfig>): Promise<RunningServer>;
   /** Stops the server and starts it again on the same port and database (a deploy, a crash). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +108,9 @@ export const TEST_PUBLIC_URL = 'http://plugboard.test';
 export const TEST_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** A test server's settings: the defaults a deployment gets, on this database, at a fixed public URL, with `overrides`. */
+/** Tests run their sandboxes and PostgreSQL on loopback, and say so: the egress tests narrow it again. */
+export const TEST_EGRESS_ALLOW = '127.0.0.0/8,::1,localhost';
+
 export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'databaseUrl'>, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const defaults = configFromEnv({
     HOST: '127.0.0.1',
@@ -114,6 +118,7 @@ export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'datab
     PLUGBOARD_DATA_DIR: database.dataDir,
     PLUGBOARD_PUBLIC_URL: TEST_PUBLIC_URL,
     PLUGBOARD_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES),
+    PLUGBOARD_EGRESS_ALLOW: TEST_EGRESS_ALLOW,
   });
   return { ...defaults, databaseUrl: database.databaseUrl, ...overrides };
 }
@@ -147,9 +152,9 @@ export async function startHostedFixture(
   );
   const config = testServerConfig(database, { baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }), ...options.config });
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
-  const start = (port = 0) =>
+  const start = (port = 0, overrides: Partial<ServerConfig> = {}) =>
     startServer(
-      { ...config, port },
+      { ...config, ...overrides, port },
       {
         logger,
         env,
@@ -196,8 +201,8 @@ export async function startHostedFixture(
       expect(response.statusCode, response.body).toBe(201);
       return JSON.parse(response.body) as { id: string } & Record<string, unknown>;
     },
-    async startAnotherServer() {
-      const other = await start();
+    async startAnotherServer(overrides) {
+      const other = await start(0, overrides);
       others.push(other);
       return other;
     },

@@ -16,7 +16,8 @@ const NODE_TSX = [process.execPath, '--import', pathToFileURL(createRequire(impo
 /** The parent's environment without any Plugboard setting, so a child sees only what the test gives it. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PLUGBOARD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)));
-  return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env };
+  // Sandboxes and PostgreSQL are on loopback: opened explicitly, as an operator would.
+  return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', PLUGBOARD_EGRESS_ALLOW: '127.0.0.0/8,::1,localhost', ...env };
 }
 
 export interface ProcessResult {

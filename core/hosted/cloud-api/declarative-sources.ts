@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, invalidField, NotFoundError, ValidationError } from '../../errors.ts';
+import type { EgressPolicy } from '../../security/egress/egress-policy.ts';
 import type { Store } from '../../stores/types.ts';
 import type { DeclarativeSourceDefinition, DeclarativeSourceDefinitionCreateRequest, DeclarativeSourceDefinitionUpdateRequest } from '../types.generated.ts';
 import { manifestIssues } from './declarative-checks.ts';
@@ -24,6 +25,8 @@ export class PublicDeclarativeSources {
     private readonly store: Store,
     /** The source types of this server (`chat`, `slack`...), which no manifest may take. */
     private readonly sourceTypes: () => string[],
+    /** Where a manifest's `defaultBaseUrl` may point. */
+    private readonly egress: EgressPolicy,
   ) {}
 
   async list(organizationId: string, workspaceId: string, page: { limit: number; offset: number }): Promise<PublicPage<DeclarativeSourceDefinition>> {
@@ -41,7 +44,7 @@ export class PublicDeclarativeSources {
     if (input.workspaceId !== undefined && input.workspaceId.toLowerCase() !== workspace.id) {
       throw invalidField(['body', 'workspaceId'], 'must be the workspace of the path', 'value_error.workspace_mismatch');
     }
-    const manifest = this.accepted(input.manifest);
+    const manifest = await this.accepted(input.manifest);
     const now = Date.now();
     const row: DeclarativeRow = {
       id: randomUUID(),
@@ -65,7 +68,7 @@ export class PublicDeclarativeSources {
    */
   async update(organizationId: string, workspaceId: string, id: string, input: DeclarativeSourceDefinitionUpdateRequest): Promise<DeclarativeSourceDefinition> {
     const found = await this.find(organizationId, workspaceId, id);
-    const manifest = this.accepted(input.manifest);
+    const manifest = await this.accepted(input.manifest);
     const type = manifest.type as string;
     const row = await this.table.replaceManifest(found.id, manifest, type, Date.now(), declarativeSourceType(found.id)).catch(typeTaken(type));
     if (!row) throw notFound(id);
@@ -81,11 +84,12 @@ export class PublicDeclarativeSources {
     return toPublic(found);
   }
 
-  /** The manifest as an object, every problem of it a 400 issue. */
-  private accepted(given: Manifest | string): Manifest {
+  /** The manifest as an object, every problem of it a 400 issue; a base URL the egress policy refuses a 400 `egress_refused`. */
+  private async accepted(given: Manifest | string): Promise<Manifest> {
     const manifest = manifestObject(given, MANIFEST);
     const issues = manifestIssues(manifest, this.sourceTypes());
     if (issues.length > 0) throw new ValidationError(issues);
+    if (typeof manifest.defaultBaseUrl === 'string') await this.egress.checkUrl(manifest.defaultBaseUrl, 'manifest.defaultBaseUrl');
     return manifest;
   }
 

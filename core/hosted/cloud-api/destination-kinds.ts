@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv';
-import { BadRequestError, invalidField } from '../../errors.ts';
+import { BadRequestError, invalidField, PlugboardError } from '../../errors.ts';
 import { createAjv } from '../../schema/ajv.ts';
 import type { JsonSchema } from '../../sdk/index.ts';
 import { createDestination, workspaceDataDir } from '../sync/destinations/create-destination.ts';
+import type { NetworkGuard } from '../sync/destinations/network-guard.ts';
 import { DESTINATION_TYPES, type Destination, type DestinationType } from '../sync/destinations/destination.ts';
 import { SERVER_SCHEMAS } from '../types.generated.ts';
 import { type ActorKind, type ActorKinds, type Loc, unloadedKind, validateWith } from './actor-kind.ts';
@@ -43,7 +44,10 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
   readonly typeField = 'destinationType';
   private readonly kinds: Map<string, DestinationKind>;
 
-  constructor(private readonly dataDir: string) {
+  constructor(
+    private readonly dataDir: string,
+    private readonly guard?: NetworkGuard,
+  ) {
     const ajv = createAjv();
     // The official shapes mark secrets `airbyte_secret`: a keyword of theirs, an annotation here (secretFieldsOf reads it).
     if (!ajv.getKeyword('airbyte_secret')) ajv.addKeyword('airbyte_secret');
@@ -70,7 +74,8 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
     // A workspace's file destinations live in its own folder: two organizations naming the same path never share a file.
     const open = (configuration: Record<string, unknown>, loc: Loc, workspaceId?: string): Destination => {
       try {
-        return createDestination(type, configuration, { dataDir: workspaceId === undefined ? this.dataDir : workspaceDataDir(this.dataDir, workspaceId) });
+        const dataDir = workspaceId === undefined ? this.dataDir : workspaceDataDir(this.dataDir, workspaceId);
+        return createDestination(type, configuration, { dataDir, guard: this.guard });
       } catch (error) {
         throw invalidField(loc, (error as Error).message, 'value_error.destination');
       }
@@ -94,6 +99,8 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
         try {
           await destination.check();
         } catch (error) {
+          // Refused by the egress policy: answered as such, naming the field and the rule.
+          if (error instanceof PlugboardError && error.error_code === 'egress_refused') throw error;
           throw new BadRequestError(`The ${type} destination ${actor.id} cannot be used: ${(error as Error).message}`, 'destination_check_failed');
         } finally {
           await destination.close();

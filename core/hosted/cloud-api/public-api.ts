@@ -2,6 +2,7 @@ import type { DataKeyring } from '../../security/data-keyring.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import type { Store } from '../../stores/types.ts';
+import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
 import type { HostedConnectors } from '../hosted-connectors.ts';
 import { ActorTable } from './actor-table.ts';
 import { ConfigurationVault } from './configuration-vault.ts';
@@ -13,6 +14,7 @@ import { PublicDeclarativeSources } from './declarative-sources.ts';
 import { DeclarativeTable } from './declarative-table.ts';
 
 import { DestinationKinds } from './destination-kinds.ts';
+import type { NetworkGuard } from '../sync/destinations/network-guard.ts';
 import { PublicConnections } from './public-connections.ts';
 import { PublicDestinations } from './public-destinations.ts';
 import { PublicJobs } from './public-jobs.ts';
@@ -48,10 +50,12 @@ export interface PublicApiDependencies {
   keyring: DataKeyring;
   runtime: Runtime;
   /** Upstream API root per connector type, for the sources' credential checks. */
-  baseUrls: Record<string, string | undefined>;
+  upstreams: DeploymentUpstreams;
   connectors: HostedConnectors;
   /** Where file destinations (SQLite, DuckDB) live. */
   dataDir: string;
+  /** What destinations may connect to. */
+  destinationGuard: NetworkGuard;
   syncJobs: SyncJobs;
   /** Each connection's per-stream sync state (the config API reads and replaces it). */
   syncStates: SyncStates;
@@ -63,14 +67,14 @@ export interface PublicApiDependencies {
 /** Wires the public cloud API's resources over the store (workspaces) and the cloud API's database (the rest). */
 export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const vault = new ConfigurationVault(deps.keyring);
-  const check = upstreamCheck(deps.runtime, deps.baseUrls);
+  const check = upstreamCheck(deps.runtime, deps.upstreams);
   const definitions = new DeclarativeTable(deps.cloudDb);
   const declarativeTypes = new DeclarativeSourceTypes(definitions, deps.runtime, check);
   const sourceKinds = new SourceKinds(deps.runtime, check, declarativeTypes);
   const sources = new SourceActors(new ActorTable(deps.cloudDb, 'cloud_sources', 'source_id'), sourceKinds, vault, deps.store, definitions, declarativeTypes);
   const destinations = new ConfiguredActors(
     new ActorTable(deps.cloudDb, 'cloud_destinations', 'destination_id'),
-    new DestinationKinds(deps.dataDir),
+    new DestinationKinds(deps.dataDir, deps.destinationGuard),
     vault,
     deps.store,
     'destination',
@@ -87,6 +91,6 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     organizations: new PublicOrganizations(deps.store),
     states: new ConnectionStates(connections, deps.syncStates, deps.syncJobs),
     webBackend: new WebBackendConnections(connections, publicSources, publicDestinations, deps.syncJobs),
-    declarativeSources: new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names()),
+    declarativeSources: new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress),
   };
 }

@@ -1,15 +1,15 @@
 import { checkCredentials } from '../../execution/check-credentials.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
+import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
 import type { Credentials } from '../../sdk/index.ts';
 
 /** Runs a connector type's declared credential check against the deployment's upstream: refused credentials are a 400. */
 export type UpstreamCheck = (connectorType: string, actorId: string, credentials: Credentials) => Promise<void>;
 
 /** The check of each type against its deployment upstream (PLUGBOARD_<TYPE>_BASE_URL), as stored connectors are checked. */
-export function upstreamCheck(runtime: Runtime, baseUrls: Record<string, string | undefined>): UpstreamCheck {
+export function upstreamCheck(runtime: Runtime, upstreams: DeploymentUpstreams): UpstreamCheck {
   return async (type, actorId, credentials) => {
-    const baseUrl = baseUrls[type];
-    const execute = runtime.executor(type, { credentials, ...(baseUrl ? { base_url: baseUrl } : {}) }, { connectorId: actorId, mode: 'hosted' });
+    const execute = runtime.executor(type, upstreams.instanceConfig(type, credentials), { connectorId: actorId, mode: 'hosted' });
     await checkCredentials(runtime.plugin(type), execute);
   };
 }

@@ -1,6 +1,7 @@
 import type { ExecuteRequest, ExecuteResult } from '../../execution/types.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import type { StoredRecord } from '../../sdk/index.ts';
+import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
 import { patient, type PatienceOptions } from '../patient-call.ts';
 import { readAhead } from '../replication/read-ahead.ts';
 import type { Destination } from './destinations/destination.ts';
@@ -36,7 +37,7 @@ export interface SyncAttemptContext extends PatienceOptions {
 export interface SyncDependencies {
   runtime: Runtime;
   /** The deployment's upstream root per connector type (the sandboxes in tests). */
-  baseUrls: Record<string, string | undefined>;
+  upstreams: DeploymentUpstreams;
   /** The destination of a workspace's connection. */
   openDestination(destination: SyncTarget['destination'], workspaceId: string): Destination;
   states: SyncStates;
@@ -59,12 +60,10 @@ export async function runSyncAttempt(target: SyncTarget, context: SyncAttemptCon
       await context.log(`reset: dropped ${target.streams.length} tables and cleared the state`);
       return;
     }
-    const baseUrl = deps.baseUrls[target.source.connectorType];
-    const instance = deps.runtime.instance(
-      target.source.connectorType,
-      { credentials: target.source.credentials, ...(baseUrl ? { base_url: baseUrl } : {}) },
-      { connectorId: target.source.sourceId, mode: 'hosted' },
-    );
+    const instance = deps.runtime.instance(target.source.connectorType, deps.upstreams.instanceConfig(target.source.connectorType, target.source.credentials), {
+      connectorId: target.source.sourceId,
+      mode: 'hosted',
+    });
     const source: StreamSource = {
       connector,
       execute: patient((request: ExecuteRequest) => instance.execute(request) as Promise<ExecuteResult>, context),

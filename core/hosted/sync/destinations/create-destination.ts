@@ -3,6 +3,7 @@ import type { DestinationConfiguration } from './config-fields.ts';
 import type { Destination, DestinationType } from './destination.ts';
 import { createDuckDbDestination } from './duckdb-destination.ts';
 import { createPostgresDestination } from './postgres-destination.ts';
+import type { NetworkGuard } from './network-guard.ts';
 import { createSqliteDestination } from './sqlite-destination.ts';
 
 /**
@@ -10,7 +11,11 @@ import { createSqliteDestination } from './sqlite-destination.ts';
  * connected or opened until its first use or check(); a configuration that cannot work (a path
  * leaving the data directory, an unsupported mode) is refused here.
  */
-export function createDestination(type: DestinationType, configuration: DestinationConfiguration, options: { dataDir: string }): Destination {
+export function createDestination(
+  type: DestinationType,
+  configuration: DestinationConfiguration,
+  options: { dataDir: string; guard?: NetworkGuard },
+): Destination {
   const declared = configuration.destinationType;
   if (declared !== undefined && declared !== type)
     throw new Error(`a ${type} destination cannot take a configuration of destinationType ${JSON.stringify(declared)}`);
@@ -18,7 +23,7 @@ export function createDestination(type: DestinationType, configuration: Destinat
     case 'sqlite':
       return createSqliteDestination(configuration, options.dataDir);
     case 'postgres':
-      return createPostgresDestination(configuration);
+      return createPostgresDestination(configuration, options.guard);
     case 'duckdb':
       return createDuckDbDestination(configuration, options.dataDir);
   }

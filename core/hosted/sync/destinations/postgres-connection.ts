@@ -1,4 +1,5 @@
 import { parse as parseConnectionString } from 'pg-connection-string';
+import { PlugboardError } from '../../../errors.ts';
 import { type DestinationConfiguration, DestinationConfigError, optionalBoolean, optionalInteger, optionalVariant, requiredString } from './config-fields.ts';
 
 /** The `ssl_mode`s pg can honour without certificates; verify-ca and verify-full would need them. */
@@ -60,6 +61,8 @@ export async function connectPostgres<T>(settings: PostgresSettings, open: (ssl:
       return await open(false);
     }
   } catch (error) {
+    // A refusal (egress policy, the server's own database) is answered as it is.
+    if (error instanceof PlugboardError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     // pg's messages name host, user and database but not the password; scrubbed anyway, in case one ever quotes it.
     const safe = settings.password ? reason.replaceAll(settings.password, '***') : reason;

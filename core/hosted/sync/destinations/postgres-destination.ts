@@ -2,6 +2,8 @@ import pg from 'pg';
 import { type DestinationConfiguration, optionalBoolean, optionalString } from './config-fields.ts';
 import type { Destination } from './destination.ts';
 import { CONNECT_TIMEOUT_MS, connectPostgres, type PostgresSettings, readPostgresSettings } from './postgres-connection.ts';
+import { databaseIdentity, ownDatabaseRefused, sameDatabase } from './database-identity.ts';
+import type { NetworkGuard } from './network-guard.ts';
 import { SessionDestination } from './session-destination.ts';
 import type { SqlDialect } from './table-columns.ts';
 import { type QueryRunner, TextListSession } from './text-list-session.ts';
@@ -26,22 +28,28 @@ const POSTGRES_DIALECT: SqlDialect = {
 /** A swap behind a reader's lock (a BI session idle in a transaction) fails the attempt rather than hang the job. */
 const LOCK_TIMEOUT_MS = 60_000;
 
-/** A PostgreSQL destination from its Airbyte-shaped configuration (schemas/server/destination-postgres.json); connects on first use. */
-export function createPostgresDestination(config: DestinationConfiguration): Destination {
+/**
+ * A PostgreSQL destination from its Airbyte-shaped configuration (schemas/server/destination-postgres.json);
+ * connects on first use. Under a guard (the hosted server's) it connects only to an address the egress
+ * policy allows, and never to the server's own database.
+ */
+export function createPostgresDestination(config: DestinationConfiguration, guard?: NetworkGuard): Destination {
   const settings = readPostgresSettings(config);
   const session = new TextListSession({
     dialect: POSTGRES_DIALECT,
     schema: optionalString(config, 'postgres', 'schema', 'public'),
     dropCascade: optionalBoolean(config, 'postgres', 'drop_cascade'),
     textListParam: (number) => `$${number}::text[]`,
-    connect: () => connectPostgres(settings, (ssl) => openClient(settings, ssl)),
+    connect: () => connectPostgres(settings, (ssl) => openClient(settings, ssl, guard)),
   });
   return new SessionDestination('postgres', session);
 }
 
-async function openClient(settings: PostgresSettings, ssl: false | { rejectUnauthorized: false }): Promise<QueryRunner> {
+async function openClient(settings: PostgresSettings, ssl: false | { rejectUnauthorized: false }, guard?: NetworkGuard): Promise<QueryRunner> {
+  // The address judged is the one connected to: a second resolution could answer otherwise.
+  const address = guard ? await guard.egress.resolve({ host: settings.host, port: settings.port }, 'configuration.host') : settings.host;
   const client = new pg.Client({
-    host: settings.host,
+    host: address,
     port: settings.port,
     database: settings.database,
     user: settings.username,
@@ -57,6 +65,11 @@ async function openClient(settings: PostgresSettings, ssl: false | { rejectUnaut
   client.on('end', () => (broken = true));
   try {
     await client.connect();
+    if (guard?.ownDatabase) {
+      const query = async (sql: string) => (await client.query(sql)).rows as Record<string, unknown>[];
+      const [own, reached] = await Promise.all([guard.ownDatabase(), databaseIdentity(query)]);
+      if (sameDatabase(own, reached)) throw ownDatabaseRefused(settings.host, settings.port, settings.database);
+    }
   } catch (error) {
     await client.end().catch(() => undefined);
     throw error;

@@ -1,0 +1,103 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { refusedRangeOf } from './address-ranges.ts';
+import { type AllowEntry, compileAllowList, parseAllowList } from './egress-allow-list.ts';
+import { EgressRefusedError } from './egress-refused-error.ts';
+
+/** Where a connection goes: the name a configuration gave, and the port. */
+export interface Endpoint {
+  host: string;
+  port: number;
+}
+
+/**
+ * The one rule for every connection made on a tenant's behalf (connector upstreams, destinations,
+ * webhooks, OAuth endpoints): addresses are judged after DNS resolution, at connect time, so a name
+ * that resolves to loopback, a rebinding name or an odd spelling of an address gets no further than
+ * `127.0.0.1` would. Loopback, link-local, private, unique-local, unspecified, multicast and reserved
+ * addresses are refused unless PLUGBOARD_EGRESS_ALLOW opens them.
+ */
+export class EgressPolicy {
+  private readonly allows: (host: string, address: string | undefined, port: number) => boolean;
+
+  constructor(readonly allowList: AllowEntry[] = []) {
+    this.allows = compileAllowList(allowList);
+  }
+
+  /** The policy of PLUGBOARD_EGRESS_ALLOW's value; a malformed entry throws, naming it. */
+  static fromSetting(value: string | undefined): EgressPolicy {
+    return new EgressPolicy(parseAllowList(value));
+  }
+
+  /** Why `address` (reached as `host`) on `port` is refused, or undefined when it may be reached. */
+  refusalOf(endpoint: Endpoint, address: string): string | undefined {
+    if (this.allows(endpoint.host, address, endpoint.port)) return undefined;
+    return refusedRangeOf(address);
+  }
+
+  /**
+   * Resolves an endpoint and judges every address it resolves to: the first is answered, to connect
+   * to as it is (a second resolution could answer otherwise). `field` names the setting in the error.
+   */
+  async resolve(endpoint: Endpoint, field?: string): Promise<string> {
+    const host = endpoint.host.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host) ? [host] : await lookupAll(host);
+    this.judge(endpoint, addresses, field);
+    return addresses[0]!;
+  }
+
+  /**
+   * What a check at creation time can tell: an address, or a name that resolves, is judged; a name
+   * that does not resolve (yet) is left to the check at connect time.
+   */
+  async checkEndpoint(endpoint: Endpoint, field: string): Promise<void> {
+    await this.resolve(endpoint, field).catch((error: unknown) => {
+      if (error instanceof EgressRefusedError) throw error;
+    });
+  }
+
+  /** `checkEndpoint` for a URL (an http(s) one's default port when it names none). */
+  async checkUrl(url: string, field: string): Promise<void> {
+    const parsed = new URL(url);
+    const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+    await this.checkEndpoint({ host: parsed.hostname, port }, field);
+  }
+
+  /** A `lookup` for sockets: the resolution judged before the socket connects to it. */
+  lookupFor(endpoint: Endpoint): LookupFunction {
+    return (hostname, options, callback) => {
+      dnsLookup(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
+        if (error) return callback(error, '', 0);
+        try {
+          this.judge(
+            endpoint,
+            found.map((entry) => entry.address),
+          );
+        } catch (refused) {
+          return callback(refused as NodeJS.ErrnoException, '', 0);
+        }
+        if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, found);
+        callback(null, found[0]!.address, found[0]!.family);
+      });
+    };
+  }
+
+  /** What a start prints: the ranges refused and what the operator opened. */
+  describe(): string {
+    const opened = this.allowList.length ? this.allowList.map((entry) => entry.text).join(', ') : 'nothing';
+    return `egress policy: loopback, link-local, private, unique-local, unspecified, multicast and reserved addresses refused; PLUGBOARD_EGRESS_ALLOW opens ${opened}`;
+  }
+
+  private judge(endpoint: Endpoint, addresses: string[], field?: string): void {
+    for (const address of addresses) {
+      const rule = this.refusalOf(endpoint, address);
+      if (rule) throw new EgressRefusedError(endpoint, address, rule, field);
+    }
+  }
+}
+
+function lookupAll(host: string): Promise<string[]> {
+  return new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found.map((entry) => entry.address)))),
+  );
+}
