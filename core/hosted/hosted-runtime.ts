@@ -7,10 +7,6 @@ import { ClientSecrets } from '../security/client-secrets.ts';
 import { Applications } from './applications.ts';
 import { CredentialAttemptLimits, type CredentialAttemptLimitOptions } from './credential-attempts.ts';
 import { HostedConnectors } from './hosted-connectors.ts';
-import { DeploymentUpstreams } from './deployment-upstreams.ts';
-import { EgressPolicy } from '../security/egress/egress-policy.ts';
-import { databaseIdentity } from './sync/destinations/database-identity.ts';
-import type { NetworkGuard } from './sync/destinations/network-guard.ts';
 import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector } from './load-hosted-connectors.ts';
 import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
@@ -26,6 +22,7 @@ import { createPublicApi, type PublicApi } from './cloud-api/public-api.ts';
 import type { SqlDriver } from '../stores/sql-driver.ts';
 import { NotFoundError } from '../errors.ts';
 import { createDestination, workspaceDataDir } from './sync/destinations/create-destination.ts';
+import { instanceIdOf } from './jobs/instance-identity.ts';
 import { openJobQueues } from './jobs/job-queues.ts';
 import { migrateSync } from './sync/migrate-sync.ts';
 import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
@@ -47,8 +44,6 @@ export interface HostedRuntimeOptions {
   connectors?: readonly string[];
   /** Upstream API root per connector type (PLUGBOARD_<TYPE>_BASE_URL), asked for the types loaded. */
   baseUrls: BaseUrlsForTypes;
-  /** What connections made on a tenant's behalf may reach (default: public addresses only). */
-  egress?: EgressPolicy;
   env?: NodeJS.ProcessEnv;
   cloud?: CloudWorkspaceDirectory;
   /** Told about key problems the runtime works around while serving (see TokenService). */
@@ -109,6 +104,8 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   // Connectors and keys first: a refused configuration must not have touched the database.
   const { runtime, baseUrls, loaded } = await loadHostedConnectors(options.builtins, options.connectors ?? [], options.baseUrls);
   const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
+  // Stable across restarts: a restart takes back at once the jobs its crashed run held (see instanceIdOf).
+  const instanceId = instanceIdOf(options.dataDir, options.env ?? process.env);
   const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: options.databaseSchema });
   const tokens = new TokenService(store, keyring, options.issuer, { clock: options.clock, onKeyProblem: options.onKeyProblem });
   try {
@@ -123,10 +120,12 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     schema: options.databaseSchema,
     dataDir: options.dataDir,
     searchBudgetMs: options.searchBudgetMs,
-  }).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
+  }).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
   const cloudDb = await openSyncDatabase(options).catch(async (error: unknown) => {
     await contextStore.close();
     await store.close();
@@ -144,13 +143,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   });
   for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
   const jobs = new ReplicationJobs(contextStore.driver, options.clock);
-  const egress = options.egress ?? new EgressPolicy();
-  const upstreams = new DeploymentUpstreams(baseUrls, egress);
-  const destinationGuard: NetworkGuard = {
-    egress,
-    ...(options.databaseUrl ? { ownDatabase: () => databaseIdentity((sql) => cloudDb.all<Record<string, unknown>>(sql)) } : {}),
-  };
-  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, {
+  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, baseUrls, contextStore, {
     async created(connector) {
       if (runtime.plugin(connector.connector_type).searchCatalogs().size === 0) return;
       await jobs.add(connector.id);
@@ -170,6 +163,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     leaseMs: options.replication?.leaseMs,
     log: options.replication?.log,
     queues: jobQueues.queue,
+    instanceId,
   });
   const replication = new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler);
   const syncJobs = new SyncJobs(cloudDb, options.clock);
@@ -179,10 +173,9 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     cloudDb,
     keyring,
     runtime,
-    upstreams,
+    baseUrls,
     connectors,
     dataDir: options.dataDir,
-    destinationGuard,
     syncJobs,
     syncStates,
     jobAdded: () => syncWorker.trigger(),
@@ -193,12 +186,9 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     schedules: new ScheduledSyncs(cloudDb, syncJobs, options.clock),
     states: syncStates,
     runtime,
-    upstreams,
+    baseUrls,
     openDestination: (destination, workspaceId) =>
-      createDestination(destination.destinationType, destination.configuration, {
-        dataDir: workspaceDataDir(options.dataDir, workspaceId),
-        guard: destinationGuard,
-      }),
+      createDestination(destination.destinationType, destination.configuration, { dataDir: workspaceDataDir(options.dataDir, workspaceId) }),
     connectionExists: (connectionId) => publicApi.connections.exists(connectionId),
     target: (connectionId) =>
       publicApi.connections.syncTarget(connectionId).catch((error: unknown) => {
@@ -206,6 +196,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
         throw error;
       }),
     queues: jobQueues.queue,
+    instanceId,
     ...options.sync,
   });
   return {

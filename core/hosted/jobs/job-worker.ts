@@ -1,3 +1,4 @@
+import { leaseOwnerFor } from './instance-identity.ts';
 import type { JobKind, JobQueue, JobQueueFactory, JobQueueOptions } from './job-queue.ts';
 import { pollingJobQueues } from './job-queues.ts';
 
@@ -9,9 +10,13 @@ export abstract class JobWorker<K extends string | number> implements JobKind<K>
   abstract readonly name: string;
   private readonly abort = new AbortController();
   private readonly queue: JobQueue;
+  /** The lease owner this run writes: the instance's id (when it has one across restarts) and the run's. */
+  protected readonly owner: string;
+  private readonly earlierRuns: ReturnType<typeof leaseOwnerFor>['earlierRuns'];
 
-  constructor(queues: JobQueueFactory | undefined, options: JobQueueOptions) {
+  constructor(queues: JobQueueFactory | undefined, options: JobQueueOptions, instanceId?: string) {
     this.queue = (queues ?? pollingJobQueues.queue)(this, options);
+    ({ owner: this.owner, earlierRuns: this.earlierRuns } = leaseOwnerFor(instanceId));
   }
 
   abstract due(limit: number): Promise<K[]>;
@@ -25,8 +30,14 @@ export abstract class JobWorker<K extends string | number> implements JobKind<K>
     return this.abort.signal;
   }
 
-  start(): Promise<void> {
-    return this.abort.signal.aborted ? Promise.resolve() : this.queue.start();
+  /** Lets go at once the jobs held by owners starting with `prefix` but `except` (this run): an earlier run's of this instance. */
+  protected abstract releaseEarlierRuns(prefix: string, except: string): Promise<void>;
+
+  /** An earlier run of this instance that died holding jobs: they are let go first, so this run takes them at once, not after their lease. */
+  async start(): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    if (this.earlierRuns) await this.releaseEarlierRuns(this.earlierRuns.prefix, this.earlierRuns.except);
+    await this.queue.start();
   }
 
   trigger(): void {

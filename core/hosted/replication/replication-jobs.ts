@@ -115,6 +115,16 @@ export class ReplicationJobs {
     await this.db.run('UPDATE replication_jobs SET lease_until = ? WHERE connector_id = ? AND lease_owner = ?', [this.now(-1), connectorId, owner]);
   }
 
+  /** Lets go at once the jobs an earlier run of this instance held when it died (see SyncJobs.releaseEarlierRuns). */
+  async releaseEarlierRuns(prefix: string, except: string): Promise<void> {
+    await this.db.run('UPDATE replication_jobs SET lease_until = ? WHERE substr(lease_owner, 1, ?) = ? AND lease_owner <> ?', [
+      this.now(-1),
+      prefix.length,
+      prefix,
+      except,
+    ]);
+  }
+
   /**
    * Ends the run: `ready`, or `failed` with the error and a retry after a backoff; the lease is
    * released. A rerun asked for meanwhile makes the job due at once.

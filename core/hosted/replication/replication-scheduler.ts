@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ContextStore } from '../context-store/context-store.ts';
 import type { JobQueueFactory } from '../jobs/job-queue.ts';
 import { JobWorker } from '../jobs/job-worker.ts';
@@ -14,6 +13,8 @@ export interface ReplicationSchedulerOptions {
   intervalMs: number;
   /** The queue backend (pg-boss on PostgreSQL); polling when not given. */
   queues?: JobQueueFactory;
+  /** This instance's id across restarts (instanceIdOf): its start takes back at once the jobs its earlier runs held. */
+  instanceId?: string;
   /** How often due jobs are looked for. */
   pollMs?: number;
   /** How long a run holds its job without renewing; another instance takes over after it. */
@@ -43,12 +44,15 @@ const FIRST_RETRY_MS = 30_000;
  */
 export class ReplicationScheduler extends JobWorker<string> {
   readonly name = 'plugboard_replication';
-  private readonly owner = randomUUID();
   private readonly leaseMs: number;
 
   constructor(private readonly options: ReplicationSchedulerOptions) {
-    super(options.queues, { pollMs: options.pollMs ?? 5_000, concurrency: options.concurrency ?? 2 });
+    super(options.queues, { pollMs: options.pollMs ?? 5_000, concurrency: options.concurrency ?? 2 }, options.instanceId);
     this.leaseMs = options.leaseMs ?? 120_000;
+  }
+
+  protected releaseEarlierRuns(prefix: string, except: string): Promise<void> {
+    return this.options.jobs.releaseEarlierRuns(prefix, except);
   }
 
   due(limit: number): Promise<string[]> {

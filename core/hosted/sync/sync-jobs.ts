@@ -204,6 +204,19 @@ export class SyncJobs {
     await this.db.run("UPDATE sync_jobs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'running'", [this.now(-1), id, owner]);
   }
 
+  /**
+   * Lets go at once the jobs an earlier run of this instance held when it died (owners starting with
+   * `prefix`, other than `except`, this run's): the next poll takes them as new attempts.
+   */
+  async releaseEarlierRuns(prefix: string, except: string): Promise<void> {
+    await this.db.run("UPDATE sync_jobs SET lease_until = ? WHERE status = 'running' AND substr(lease_owner, 1, ?) = ? AND lease_owner <> ?", [
+      this.now(-1),
+      prefix.length,
+      prefix,
+      except,
+    ]);
+  }
+
   /** Adds what an attempt wrote to its counts and the job's. */
   async recordProgress(id: number, attempt: number, rows: number, bytes: number): Promise<void> {
     const now = this.now();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { JobQueueFactory } from '../jobs/job-queue.ts';
 import { JobWorker } from '../jobs/job-worker.ts';
 import { ThrottledSave } from './throttled-save.ts';
@@ -17,6 +16,8 @@ export interface SyncWorkerOptions extends SyncDependencies {
   target(connectionId: string): Promise<SyncTarget | undefined>;
   /** The queue backend (pg-boss on PostgreSQL); polling when not given. */
   queues?: JobQueueFactory;
+  /** This instance's id across restarts (instanceIdOf): its start takes back at once the jobs its earlier runs held. */
+  instanceId?: string;
   pollMs?: number;
   /** How long an attempt holds its job without renewing; another instance takes over after it. */
   leaseMs?: number;
@@ -45,14 +46,17 @@ class StopAttempt extends Error {
  */
 export class SyncWorker extends JobWorker<number> {
   readonly name = 'plugboard_sync';
-  private readonly owner = randomUUID();
   /** The attempt each job this instance claimed is on. */
   private readonly attempts = new Map<number, number>();
   private readonly leaseMs: number;
 
   constructor(private readonly options: SyncWorkerOptions) {
-    super(options.queues, { pollMs: options.pollMs ?? 2_000, concurrency: options.concurrency ?? 2 });
+    super(options.queues, { pollMs: options.pollMs ?? 2_000, concurrency: options.concurrency ?? 2 }, options.instanceId);
     this.leaseMs = options.leaseMs ?? 60_000;
+  }
+
+  protected releaseEarlierRuns(prefix: string, except: string): Promise<void> {
+    return this.options.jobs.releaseEarlierRuns(prefix, except);
   }
 
   /** This worker's id: the lease owner it writes, and the `worker` of its log events. */

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigurationError } from '../../configuration-error.ts';
+
+/** The file under the data directory that keeps an instance's id across restarts. */
+export const INSTANCE_ID_FILE = 'instance-id';
+
+const INSTANCE_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Who "this instance" is across restarts, so that a restart takes back at once the jobs its crashed
+ * run held: PLUGBOARD_INSTANCE_ID when set, else an id kept in the data directory (made on the first
+ * start). A data directory it cannot write leaves a new id per run: such jobs wait for their lease.
+ */
+export function instanceIdOf(dataDir: string, env: NodeJS.ProcessEnv): string {
+  const given = env.PLUGBOARD_INSTANCE_ID;
+  if (given !== undefined && given !== '') {
+    if (!INSTANCE_ID.test(given)) throw new ConfigurationError('PLUGBOARD_INSTANCE_ID must be 1-64 letters, digits, ".", "_" or "-"');
+    return given;
+  }
+  const file = join(dataDir, INSTANCE_ID_FILE);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    // `wx`: of two processes starting on one directory, the second reads the first's id.
+    writeFileSync(file, `${randomUUID()}\n`, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return randomUUID();
+  }
+  const stored = readFileSync(file, 'utf8').trim();
+  return INSTANCE_ID.test(stored) ? stored : randomUUID();
+}
+
+/**
+ * The lease owner a job worker writes: the instance's id and one of this run, so a restart tells its
+ * own earlier runs' leases (same instance, another run) from its own and from other instances'.
+ */
+export function leaseOwnerFor(instanceId: string | undefined): { owner: string; earlierRuns?: { prefix: string; except: string } } {
+  if (instanceId === undefined) return { owner: randomUUID() };
+  const prefix = `${instanceId}/`;
+  const owner = `${prefix}${randomUUID()}`;
+  return { owner, earlierRuns: { prefix, except: owner } };
+}
