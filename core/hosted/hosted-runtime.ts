@@ -7,6 +7,10 @@ import { ClientSecrets } from '../security/client-secrets.ts';
 import { Applications } from './applications.ts';
 import { CredentialAttemptLimits, type CredentialAttemptLimitOptions } from './credential-attempts.ts';
 import { HostedConnectors } from './hosted-connectors.ts';
+import { DeploymentUpstreams } from './deployment-upstreams.ts';
+import { EgressPolicy } from '../security/egress/egress-policy.ts';
+import { databaseIdentity } from './sync/destinations/database-identity.ts';
+import type { NetworkGuard } from './sync/destinations/network-guard.ts';
 import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector } from './load-hosted-connectors.ts';
 import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
@@ -44,6 +48,8 @@ export interface HostedRuntimeOptions {
   connectors?: readonly string[];
   /** Upstream API root per connector type (PLUGBOARD_<TYPE>_BASE_URL), asked for the types loaded. */
   baseUrls: BaseUrlsForTypes;
+  /** What connections made on a tenant's behalf may reach (default: public addresses only). */
+  egress?: EgressPolicy;
   env?: NodeJS.ProcessEnv;
   cloud?: CloudWorkspaceDirectory;
   /** Told about key problems the runtime works around while serving (see TokenService). */
@@ -120,12 +126,10 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     schema: options.databaseSchema,
     dataDir: options.dataDir,
     searchBudgetMs: options.searchBudgetMs,
-  }).catch(
-    async (error: unknown) => {
-      await store.close();
-      throw error;
-    },
-  );
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const cloudDb = await openSyncDatabase(options).catch(async (error: unknown) => {
     await contextStore.close();
     await store.close();
@@ -143,7 +147,13 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   });
   for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
   const jobs = new ReplicationJobs(contextStore.driver, options.clock);
-  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, baseUrls, contextStore, {
+  const egress = options.egress ?? new EgressPolicy();
+  const upstreams = new DeploymentUpstreams(baseUrls, egress);
+  const destinationGuard: NetworkGuard = {
+    egress,
+    ...(options.databaseUrl ? { ownDatabase: () => databaseIdentity((sql) => cloudDb.all<Record<string, unknown>>(sql)) } : {}),
+  };
+  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, {
     async created(connector) {
       if (runtime.plugin(connector.connector_type).searchCatalogs().size === 0) return;
       await jobs.add(connector.id);
@@ -173,9 +183,10 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     cloudDb,
     keyring,
     runtime,
-    baseUrls,
+    upstreams,
     connectors,
     dataDir: options.dataDir,
+    destinationGuard,
     syncJobs,
     syncStates,
     jobAdded: () => syncWorker.trigger(),
@@ -186,9 +197,12 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     schedules: new ScheduledSyncs(cloudDb, syncJobs, options.clock),
     states: syncStates,
     runtime,
-    baseUrls,
+    upstreams,
     openDestination: (destination, workspaceId) =>
-      createDestination(destination.destinationType, destination.configuration, { dataDir: workspaceDataDir(options.dataDir, workspaceId) }),
+      createDestination(destination.destinationType, destination.configuration, {
+        dataDir: workspaceDataDir(options.dataDir, workspaceId),
+        guard: destinationGuard,
+      }),
     connectionExists: (connectionId) => publicApi.connections.exists(connectionId),
     target: (connectionId) =>
       publicApi.connections.syncTarget(connectionId).catch((error: unknown) => {
