@@ -46,6 +46,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     egress: config.egress,
     env: options.env,
     onKeyProblem: (message) => logger.error(message),
+    onStoreWarning: (message) => logger.warn(message),
     clock: options.clock,
     credentialAttemptLimits: config.credentialAttemptLimits,
     searchBudgetMs: config.searchBudgetMs,

@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import type { Runtime } from '../runtime/runtime.ts';
 import { loadDataKeyring, type DataKeyring } from '../security/data-keyring.ts';
 import { createStore } from '../stores/create-store.ts';
+import { ownSchema } from '../stores/own-schema.ts';
 import type { Store } from '../stores/types.ts';
 import { ClientSecrets } from '../security/client-secrets.ts';
 import { Applications } from './applications.ts';
@@ -54,6 +55,8 @@ export interface HostedRuntimeOptions {
   cloud?: CloudWorkspaceDirectory;
   /** Told about key problems the runtime works around while serving (see TokenService). */
   onKeyProblem?: (message: string) => void;
+  /** Told about a store that works but is not as it should be (Plugboard's tables still in `public`). */
+  onStoreWarning?: (message: string) => void;
   /** Milliseconds since the epoch, for token lifetimes and widget-origin expiry; tests move it. */
   clock?: () => number;
   /** Limits on failed application-credential attempts (default DEFAULT_CREDENTIAL_ATTEMPT_LIMITS). */
@@ -112,7 +115,9 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
   // Stable across restarts: a restart takes back at once the jobs its crashed run held (see instanceIdOf).
   const instanceId = instanceIdOf(options.dataDir, options.env ?? process.env);
-  const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: options.databaseSchema });
+  // On PostgreSQL, Plugboard's tables in a schema of their own (see ownSchema).
+  const databaseSchema = options.databaseUrl ? await ownSchema(options.databaseUrl, options.databaseSchema, options.onStoreWarning) : undefined;
+  const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: databaseSchema });
   const tokens = new TokenService(store, keyring, options.issuer, { clock: options.clock, onKeyProblem: options.onKeyProblem });
   try {
     await tokens.start();
@@ -123,21 +128,21 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   const widgetOrigins = new WidgetOrigins(store, { clock: options.clock });
   const contextStore = await createContextStore({
     databaseUrl: options.databaseUrl,
-    schema: options.databaseSchema,
+    schema: databaseSchema,
     dataDir: options.dataDir,
     searchBudgetMs: options.searchBudgetMs,
   }).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
-  const cloudDb = await openSyncDatabase(options).catch(async (error: unknown) => {
+  const cloudDb = await openSyncDatabase({ ...options, databaseSchema }).catch(async (error: unknown) => {
     await contextStore.close();
     await store.close();
     throw error;
   });
   const jobQueues = await openJobQueues({
     databaseUrl: options.databaseUrl,
-    schema: options.databaseSchema,
+    schema: databaseSchema,
     onError: (error) => options.sync?.log?.({ event: 'sync_poll_failed', error: String(error) }),
   }).catch(async (error: unknown) => {
     await cloudDb.close();
