@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -487,6 +488,25 @@ describe.each([sqliteBackend, duckdbBackend])('the $type destination path', (bac
   it('reads an absolute path inside the data directory, as Airbyte reads it inside its local mount', () => {
     expect(() => createDestination(backend.type, configFor('/local/..x/sync.db'), { dataDir })).not.toThrow();
     expect(() => createDestination(backend.type, configFor('nested/dir/sync.db'), { dataDir })).not.toThrow();
+  });
+
+  it('refuses a path through a symbolic link that leads out of the data directory, and takes one that stays inside', () => {
+    const root = mkdtempSync(join(tmpdir(), 'plugboard-links-'));
+    const outside = mkdtempSync(join(tmpdir(), 'plugboard-outside-'));
+    try {
+      mkdirSync(join(root, 'local'));
+      symlinkSync(outside, join(root, 'local', 'out'));
+      symlinkSync(join(outside, 'missing.db'), join(root, 'local', 'dangling.db'));
+      symlinkSync(join(root, 'local'), join(root, 'in'));
+      for (const path of ['/local/out/sync.db', '/local/dangling.db']) {
+        expect(() => createDestination(backend.type, configFor(path), { dataDir: root }), path).toThrow(/symbolic link that leads out of the data directory/);
+      }
+      expect(() => createDestination(backend.type, configFor('/in/sync.db'), { dataDir: root })).not.toThrow();
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
 
