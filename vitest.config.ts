@@ -6,5 +6,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'core/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    globalSetup: ['test/helpers/destination-database.setup.ts'],
   },
 });

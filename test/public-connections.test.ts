@@ -6,6 +6,7 @@ import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixtu
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
 import { compileOperations, expectNowhereInClear, publicApiCalls, publicAccessToken } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
+import { destinationDatabaseUrl } from './helpers/sync-destinations.ts';
 
 /**
  * Destinations and connections of the public cloud API against Airbyte's official description
@@ -127,7 +128,7 @@ describe.skipIf(!spec).each(BACKENDS)('public cloud API destinations and connect
   });
 
   it.skipIf(backend !== 'postgres')('masks a PostgreSQL destination password in every answer and keeps it sealed', async () => {
-    const configuration = { ...postgresConfigurationFromUrl(process.env.TEST_DATABASE_URL!, 'public'), password: PG_PASSWORD };
+    const configuration = { ...postgresConfigurationFromUrl(destinationDatabaseUrl(), 'public'), password: PG_PASSWORD };
     const made = await destination(configuration, 'warehouse');
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     expect(made.body.configuration).toEqual({ ...configuration, password: MASK });

@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { DestinationType } from '../../core/hosted/sync/destinations/destination.ts';
 import { postgresConfigurationFromUrl } from '../../core/hosted/sync/destinations/postgres-connection.ts';
+
+/** The PostgreSQL database tests write destinations into: never the one their servers store their own tables in. */
+export function destinationDatabaseUrl(): string {
+  return inject('destinationDatabaseUrl') ?? process.env.TEST_DATABASE_URL!;
+}
 
 /** Destination types under test: SQLite and DuckDB always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DESTINATION_TYPES: DestinationType[] = ['sqlite', 'duckdb', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -59,7 +65,7 @@ export async function testDestination(type: DestinationType, dataDir: string): P
       drop: async () => undefined,
     };
   }
-  const url = new URL(process.env.TEST_DATABASE_URL!);
+  const url = new URL(destinationDatabaseUrl());
   const schema = `sync_${randomBytes(6).toString('hex')}`;
   const query = async (sql: string, params: unknown[] = []) => {
     const client = new pg.Client({ connectionString: url.href });
