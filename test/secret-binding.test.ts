@@ -141,6 +141,8 @@ describe.each(BACKENDS)('secrets bound to their endpoint on %s', (backend) => {
       const checked = await check();
       expect(checked.status).toBe(400);
       expect(checked.body.error_code).toBe('secret_required');
+      // The config API's KnownExceptionInfo shape, with this server's fields beside it.
+      expect(checked.body.message).toContain('enter them again');
       expect(checked.body.detail).toContain('configuration.credentials.token');
       expect(checked.body.detail).toContain('manifest.defaultBaseUrl changed');
 

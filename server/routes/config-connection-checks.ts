@@ -4,7 +4,7 @@ import type { HostedRuntime } from '../../core/hosted/hosted-runtime.ts';
 import type { TypedSchema } from '../../core/hosted/typed-schema.ts';
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { defineRoute } from '../route.ts';
-import { configNotFound } from './config-errors.ts';
+import { configFailures } from './config-errors.ts';
 import { NOT_ALLOWED } from './public-api.ts';
 
 /**
@@ -28,12 +28,16 @@ function checkRoute<TBody>(
     returns: SERVER_SCHEMAS['config-check-connection-read.json'],
     responses: {
       200: 'The verdict: status succeeded or failed, and why',
+      400: {
+        description: 'secret_required: its secrets were entered for another endpoint than the one its definition names now; not tried',
+        schema: SERVER_SCHEMAS['config-known-exception-response.json'],
+      },
       401: NOT_ALLOWED,
       404: { description: `No such ${noun} in the organization`, schema: SERVER_SCHEMAS['config-not-found-response.json'] },
     },
     async handler({ hosted, claims, body }) {
       const id = idOf(body);
-      return configNotFound(id, api(hosted).checkConnection(claims.organization_id, id));
+      return configFailures(id, api(hosted).checkConnection(claims.organization_id, id));
     },
   });
 }

@@ -43,6 +43,8 @@ export function publicActorRoutes<
   const one = at(`/${noun}s/:${param}`);
   const notFound = `No such ${noun} in the organization`;
   const refused = `${INVALID}; or ${spec.refused}`;
+  // A change of endpoint that keeps stored secrets: they never go to the new one unless given again.
+  const changeRefused = `${refused}; or secret_required: a new endpoint (host, port, database, base URL) and a secret not given again`;
   const common = { tags: ['public API'], auth: ['operator'] as const, problems: true };
   return [
     defineRoute({
@@ -85,7 +87,7 @@ export function publicActorRoutes<
       summary: `Change a ${noun}'s name or configuration fields (merged into the stored ones; a masked secret sent back is kept).`,
       body: schemas.patch,
       returns: schemas.one,
-      responses: { 200: `The ${noun}`, 400: refused, 401: NOT_ALLOWED, 404: notFound },
+      responses: { 200: `The ${noun}`, 400: changeRefused, 401: NOT_ALLOWED, 404: notFound },
       handler: ({ hosted, claims, params, body }) => api(hosted).patch(claims.organization_id, params[param]!, body),
     }),
     defineRoute({
@@ -95,7 +97,7 @@ export function publicActorRoutes<
       summary: `Replace a ${noun}'s name and whole configuration (a masked secret sent back is kept).`,
       body: schemas.put,
       returns: schemas.one,
-      responses: { 200: `The ${noun}`, 400: refused, 401: NOT_ALLOWED, 404: notFound },
+      responses: { 200: `The ${noun}`, 400: changeRefused, 401: NOT_ALLOWED, 404: notFound },
       handler: ({ hosted, claims, params, body }) => api(hosted).put(claims.organization_id, params[param]!, body),
     }),
     defineRoute({
