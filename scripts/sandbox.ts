@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
+import { baseUrlVariable } from '../server/base-url-settings.ts';
 
 interface RunningSandbox {
   url: string;
@@ -37,6 +38,11 @@ const program = new Command()
       ...options.set,
     });
     console.log(`${type} sandbox listening: ${sandbox.url}`);
+    // The server trusts its operator's base URL; anything a tenant configures on loopback needs the egress policy opened.
+    const { host, port } = new URL(sandbox.url);
+    console.log(
+      `A server calls it with ${baseUrlVariable(type)}=${sandbox.url}; a declarative source calling it also needs PLUGBOARD_EGRESS_ALLOW=${host}:${port}`,
+    );
     const stop = () => void sandbox.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -23,7 +23,14 @@ const serverUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-widget-demo-'));
 const chat = await SlackSandbox.start({ token: CHAT_TOKEN, users: 40, channels: 12, messagesPerChannel: 30 });
 const drive = await DriveSandbox.start({ token: DRIVE_TOKEN });
-const config = configFromEnv({ HOST: '127.0.0.1', PORT: String(port), PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_PUBLIC_URL: serverUrl });
+// Everything runs on this machine: loopback opened to what tenants configure, explicitly.
+const config = configFromEnv({
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  PLUGBOARD_DATA_DIR: dataDir,
+  PLUGBOARD_PUBLIC_URL: serverUrl,
+  PLUGBOARD_EGRESS_ALLOW: process.env.PLUGBOARD_EGRESS_ALLOW ?? '127.0.0.0/8,::1,localhost',
+});
 const server = await startServer({ ...config, baseUrls: () => ({ chat: chat.url, 'file-storage': drive.url }) }, { env: {} });
 const { client_id, client_secret } = server.firstApplication!;
 
