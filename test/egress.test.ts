@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { createRuntimeWith } from '../core/index.ts';
+import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
 import { refusedRangeOf } from '../core/security/egress/address-ranges.ts';
 import { EgressPolicy } from '../core/security/egress/egress-policy.ts';
 import type { RunningServer } from '../server/start.ts';
@@ -43,6 +44,12 @@ describe('the egress policy', () => {
       ['224.0.0.251', 'multicast'],
       ['ff02::1', 'multicast'],
       ['240.0.0.1', 'reserved'],
+      ['198.18.0.1', 'reserved'],
+      ['203.0.113.7', 'reserved'],
+      ['fec0::1', 'unique-local'],
+      ['64:ff9b::a9fe:a9fe', 'IPv4-embedding IPv6'],
+      ['2002:7f00:1::', 'IPv4-embedding IPv6'],
+      ['::127.0.0.1', 'IPv4-embedding IPv6'],
       ['8.8.8.8', undefined],
       ['172.32.0.1', undefined],
       ['2001:4860:4860::8888', undefined],
@@ -77,8 +84,9 @@ describe('the egress policy', () => {
     const urlOf = (server: Server, host: string) => `http://${host}:${(server.address() as AddressInfo).port}`;
 
     beforeAll(async () => {
-      probe = createServer((_request, response) => {
+      probe = createServer((request, response) => {
         probeHits++;
+        lastAuthorization = request.headers.authorization;
         response.setHeader('content-type', 'application/json');
         response.end('{"ok":true,"members":[]}');
       });
@@ -92,6 +100,8 @@ describe('the egress policy', () => {
       probe.close();
       redirector.close();
     });
+
+    let lastAuthorization: string | undefined;
 
     const listUsers = async (baseUrl: string, policy: EgressPolicy) => {
       const runtime = await createRuntimeWith(BUILTIN_CONNECTORS);
@@ -113,6 +123,22 @@ describe('the egress policy', () => {
       // The same instance, the probe opened: it is reached, so the refusals above were the policy's.
       expect(await listUsers(urlOf(probe, '127.0.0.1'), EgressPolicy.fromSetting(`127.0.0.1:${port}`))).toBe('reached');
       expect(probeHits).toBe(1);
+    });
+
+    it('sends no credentials along a redirect to another origin', async () => {
+      const both = EgressPolicy.fromSetting(`127.0.0.1:${(redirector.address() as AddressInfo).port} 127.0.0.1:${(probe.address() as AddressInfo).port}`);
+      expect(await listUsers(urlOf(redirector, '127.0.0.1'), both)).toBe('reached');
+      expect(lastAuthorization).toBeUndefined();
+    });
+
+    it('judges a redirect from an operator-configured upstream too: only its own host and port are opened', async () => {
+      const hits = probeHits;
+      const upstreams = new DeploymentUpstreams({ chat: urlOf(redirector, '127.0.0.1') });
+      const runtime = await createRuntimeWith(BUILTIN_CONNECTORS);
+      const chat = runtime.connector('chat', upstreams.instanceConfig('chat', { token: CHAT_TOKEN }));
+      const answer = await chat.execute({ entity: 'users', action: 'list', params: {} }).catch((error: { error_code?: string }) => error.error_code);
+      expect(answer).toBe('egress_refused');
+      expect(probeHits).toBe(hits);
     });
 
     it('judges a redirect as a connection of its own', async () => {
@@ -161,7 +187,7 @@ describe.each(BACKENDS)('egress of a hosted server on %s', (backend) => {
         expect.stringMatching(/^manifest\.defaultBaseUrl: connections to .* are refused: a /),
       ]);
     }
-    const published = await send(strict, 'post', definitions(), { name: 'public', manifest: manifestAt('https://203.0.113.7/api') });
+    const published = await send(strict, 'post', definitions(), { name: 'public', manifest: manifestAt('https://93.184.215.14/api') });
     expect(published.status, JSON.stringify(published.body)).toBe(200);
     const updated = await send(strict, 'put', `${definitions()}/${published.body.id}`, { manifest: manifestAt(fx.chatSandbox.url) });
     expect(refusal(updated)).toEqual([400, 'urn:plugboard:error:egress_refused', expect.stringMatching(/a loopback address/)]);
@@ -192,13 +218,14 @@ describe.each(BACKENDS)('egress of a hosted server on %s', (backend) => {
   });
 
   it('refuses a PostgreSQL destination on loopback, however named, with the field and the rule', async () => {
-    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]', '169.254.169.254']) {
+    // An empty or malformed host must not fall back to the client's default (localhost).
+    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]', '169.254.169.254', '[]', '[', ']', ' ', '64:ff9b::a9fe:a9fe']) {
       const configuration = { destinationType: 'postgres', host, port: 5432, database: 'test', username: 'postgres', password: 'x' };
       const answer = await send(strict, 'post', '/destinations', { name: 'attack', workspaceId, configuration });
       expect(refusal(answer), host).toEqual([
         400,
         'urn:plugboard:error:egress_refused',
-        expect.stringMatching(/^configuration\.host: connections to .* are refused: a /),
+        expect.stringMatching(/^configuration\.host: connections to .* are refused: an? /),
       ]);
     }
   });

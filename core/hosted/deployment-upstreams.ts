@@ -4,10 +4,13 @@ import { EgressPolicy } from '../security/egress/egress-policy.ts';
 
 /**
  * Where the hosted server's connector instances call: the operator's base URL of a type
- * (PLUGBOARD_<TYPE>_BASE_URL) is trusted as configured; any other (a connector's default, a
- * declarative definition's `defaultBaseUrl` a tenant wrote) goes through the egress policy.
+ * (PLUGBOARD_<TYPE>_BASE_URL) is trusted as configured, its host and port opened for that type
+ * alone (a redirect elsewhere is judged as any connection); any other base URL (a connector's
+ * default, a declarative definition's `defaultBaseUrl` a tenant wrote) goes through the policy as is.
  */
 export class DeploymentUpstreams {
+  private readonly opened = new Map<string, EgressPolicy>();
+
   constructor(
     private readonly baseUrls: Record<string, string | undefined>,
     readonly egress: EgressPolicy = new EgressPolicy(),
@@ -15,6 +18,17 @@ export class DeploymentUpstreams {
 
   instanceConfig(type: string, credentials: Credentials): LocalConnectorConfig {
     const baseUrl = this.baseUrls[type];
-    return baseUrl ? { credentials, base_url: baseUrl } : { credentials, egress: this.egress };
+    return baseUrl ? { credentials, base_url: baseUrl, egress: this.openedFor(type, baseUrl) } : { credentials, egress: this.egress };
+  }
+
+  /** One policy per configured type, so instances of a type share their keep-alive sockets. */
+  private openedFor(type: string, baseUrl: string): EgressPolicy {
+    let policy = this.opened.get(type);
+    if (!policy) {
+      const { hostname, port, protocol } = new URL(baseUrl);
+      policy = this.egress.opening(`${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`);
+      this.opened.set(type, policy);
+    }
+    return policy;
   }
 }

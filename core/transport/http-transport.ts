@@ -99,6 +99,14 @@ export class HttpTransport {
         },
       },
       hooks: {
+        // got drops `authorization` only when the host or port changes: any other origin (http after https
+        // included) gets none of the instance's auth headers, whatever their names.
+        beforeRedirect: [
+          (redirected) => {
+            if (redirected.url === undefined || new URL(redirected.url).origin === new URL(baseUrl).origin) return;
+            for (const name of Object.keys(headers)) delete redirected.headers[name.toLowerCase()];
+          },
+        ],
         afterResponse:
           errors.failureInBody === undefined
             ? []

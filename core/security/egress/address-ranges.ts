@@ -43,7 +43,26 @@ export const REFUSED_RANGES: RefusedRange[] = [
       ['100.64.0.0', 10],
     ],
   },
-  { rule: 'unique-local', subnets: [['fc00::', 7]] },
+  {
+    rule: 'unique-local',
+    subnets: [
+      ['fc00::', 7],
+      ['fec0::', 10],
+    ],
+  },
+  // IPv6 forms carrying an IPv4 address that a gateway or tunnel delivers to (NAT64's 64:ff9b::a9fe:a9fe is
+  // the metadata address): NAT64, 6to4, Teredo, IPv4-compatible and IPv4-translated.
+  {
+    rule: 'IPv4-embedding IPv6',
+    subnets: [
+      ['64:ff9b::', 96],
+      ['64:ff9b:1::', 48],
+      ['2002::', 16],
+      ['2001::', 32],
+      ['::', 96],
+      ['::ffff:0:0:0', 96],
+    ],
+  },
   {
     rule: 'multicast',
     subnets: [
@@ -51,7 +70,19 @@ export const REFUSED_RANGES: RefusedRange[] = [
       ['ff00::', 8],
     ],
   },
-  { rule: 'reserved', subnets: [['240.0.0.0', 4]] },
+  // Protocol assignments, benchmarking, documentation, and the rest of class E (broadcast included).
+  {
+    rule: 'reserved',
+    subnets: [
+      ['240.0.0.0', 4],
+      ['192.0.0.0', 24],
+      ['198.18.0.0', 15],
+      ['192.0.2.0', 24],
+      ['198.51.100.0', 24],
+      ['203.0.113.0', 24],
+      ['2001:db8::', 32],
+    ],
+  },
 ];
 
 /** A list of subnets that tells whether an address is in one of them. */
@@ -73,4 +104,9 @@ const COMPILED = REFUSED_RANGES.map((range) => ({ rule: range.rule, list: subnet
 export function refusedRangeOf(address: string): string | undefined {
   const family = familyOf(address);
   return COMPILED.find((range) => range.list.check(address, family))?.rule;
+}
+
+/** `[::1]` as `::1`: brackets only as a pair around the whole. */
+export function unbracketed(host: string): string {
+  return /^\[[^[\]]*\]$/.test(host) ? host.slice(1, -1) : host;
 }

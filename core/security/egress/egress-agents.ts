@@ -2,6 +2,7 @@ import { Agent as HttpAgent, type AgentOptions } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { unbracketed } from './address-ranges.ts';
 import type { EgressPolicy } from './egress-policy.ts';
 import { EgressRefusedError } from './egress-refused-error.ts';
 
@@ -21,12 +22,12 @@ function guarded<A extends typeof HttpAgent | typeof HttpsAgent>(Base: A, policy
   const defaultPort = Base === HttpsAgent ? 443 : 80;
   return class extends Base {
     createConnection(options: ConnectOptions, created: Created): Socket | undefined {
-      const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
+      const host = unbracketed(String(options.host ?? options.hostname ?? 'localhost'));
       const endpoint = { host, port: Number(options.port ?? defaultPort) };
       if (isIP(host)) {
         const rule = policy.refusalOf(endpoint, host);
         if (rule) {
-          const refused = new EgressRefusedError(endpoint, host, rule);
+          const refused = new EgressRefusedError(endpoint, rule);
           process.nextTick(() => created(refused));
           return undefined;
         }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { familyOf, subnetList } from './address-ranges.ts';
+import { familyOf, subnetList, unbracketed } from './address-ranges.ts';
 
 /** One entry of PLUGBOARD_EGRESS_ALLOW: a CIDR or address, or a host name, each with an optional port. */
 export interface AllowEntry {
@@ -66,10 +66,7 @@ export function compileAllowList(entries: AllowEntry[]): (host: string, address:
   const ranges = entries.filter((entry) => entry.subnet).map((entry) => ({ entry, list: subnetList([entry.subnet!]) }));
   const hosts = entries.filter((entry) => entry.host);
   return (host, address, port) => {
-    const name = host
-      .toLowerCase()
-      .replace(/^\[|\]$/g, '')
-      .replace(/\.$/, '');
+    const name = unbracketed(host).toLowerCase().replace(/\.$/, '');
     if (hosts.some((entry) => entry.host === name && byPort(entry, port))) return true;
     if (address === undefined) return false;
     const family = familyOf(address);

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { refusedRangeOf } from './address-ranges.ts';
+import { refusedRangeOf, unbracketed } from './address-ranges.ts';
 import { type AllowEntry, compileAllowList, parseAllowList } from './egress-allow-list.ts';
 import { EgressRefusedError } from './egress-refused-error.ts';
 
@@ -24,6 +24,11 @@ export class EgressPolicy {
     this.allows = compileAllowList(allowList);
   }
 
+  /** This policy with `entries` (allow-list syntax) opened too: an operator's own endpoint, say. */
+  opening(entries: string): EgressPolicy {
+    return new EgressPolicy([...this.allowList, ...parseAllowList(entries)]);
+  }
+
   /** The policy of PLUGBOARD_EGRESS_ALLOW's value; a malformed entry throws, naming it. */
   static fromSetting(value: string | undefined): EgressPolicy {
     return new EgressPolicy(parseAllowList(value));
@@ -40,8 +45,11 @@ export class EgressPolicy {
    * to as it is (a second resolution could answer otherwise). `field` names the setting in the error.
    */
   async resolve(endpoint: Endpoint, field?: string): Promise<string> {
-    const host = endpoint.host.replace(/^\[|\]$/g, '');
+    const host = unbracketed(endpoint.host);
+    // An empty name resolves to nothing, which judges as nothing wrong: a client would then fall back to its default host.
+    if (!HOST.test(host)) throw new EgressRefusedError(endpoint, 'malformed host', field);
     const addresses = isIP(host) ? [host] : await lookupAll(host);
+    if (addresses.length === 0) throw new EgressRefusedError(endpoint, 'unresolvable host', field);
     this.judge(endpoint, addresses, field);
     return addresses[0]!;
   }
@@ -91,10 +99,13 @@ export class EgressPolicy {
   private judge(endpoint: Endpoint, addresses: string[], field?: string): void {
     for (const address of addresses) {
       const rule = this.refusalOf(endpoint, address);
-      if (rule) throw new EgressRefusedError(endpoint, address, rule, field);
+      if (rule) throw new EgressRefusedError(endpoint, rule, field);
     }
   }
 }
+
+/** A host name, or an IPv4 or (unbracketed) IPv6 address: letters, digits and `.-_:%`, nothing empty. */
+const HOST = /^[A-Za-z0-9._:%-]+$/;
 
 function lookupAll(host: string): Promise<string[]> {
   return new Promise((resolve, reject) =>

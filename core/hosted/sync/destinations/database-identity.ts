@@ -11,12 +11,13 @@ export interface DatabaseIdentity {
 
 type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
-const BASE = 'SELECT current_database() AS database, pg_postmaster_start_time()::text AS started_at';
+// Qualified: a destination's role may have put functions of these names earlier on its search_path.
+const BASE = 'SELECT pg_catalog.current_database() AS database, pg_catalog.pg_postmaster_start_time()::text AS started_at';
 
 /** The identity of the database `query` runs on (whatever host name, address, port or user reached it). */
 export async function databaseIdentity(query: Query): Promise<DatabaseIdentity> {
   const row =
-    (await query(`${BASE}, (SELECT system_identifier::text FROM pg_control_system()) AS system_identifier`).catch(() => undefined))?.[0] ??
+    (await query(`${BASE}, (SELECT system_identifier::text FROM pg_catalog.pg_control_system()) AS system_identifier`).catch(() => undefined))?.[0] ??
     (await query(BASE))[0]!;
   return { systemIdentifier: (row.system_identifier as string | null) ?? null, startedAt: String(row.started_at), database: String(row.database) };
 }

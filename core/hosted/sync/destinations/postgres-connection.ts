@@ -6,6 +6,9 @@ import { type DestinationConfiguration, DestinationConfigError, optionalBoolean,
 const SSL_MODES = ['disable', 'prefer', 'require'] as const;
 type SslMode = (typeof SSL_MODES)[number];
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /** Long enough for a distant database; short enough that a check of an address that never answers ends. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -36,11 +39,21 @@ export function readPostgresSettings(config: DestinationConfiguration, password:
   const host = requiredString(config, 'postgres', 'host');
   // A socket directory would reach the server's own PostgreSQL as its OS user, with no password asked.
   if (host.startsWith('/')) throw new DestinationConfigError('postgres destination: "host" must be a host name or address, not a socket directory', 'host');
+  const database = requiredString(config, 'postgres', 'database');
+  const username = requiredString(config, 'postgres', 'username');
+  // They go into the startup packet as they are: a control character there could smuggle connection options in.
+  for (const [field, value] of [
+    ['host', host],
+    ['database', database],
+    ['username', username],
+  ] as const) {
+    if (CONTROL_CHARACTER.test(value)) throw new DestinationConfigError(`postgres destination: "${field}" must not contain control characters`, field);
+  }
   return {
     host,
     port: optionalInteger(config, 'postgres', 'port', 5432),
-    database: requiredString(config, 'postgres', 'database'),
-    username: requiredString(config, 'postgres', 'username'),
+    database,
+    username,
     password: password ?? undefined,
     sslMode: mode as SslMode,
   };
