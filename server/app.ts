@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
-import { ValidationError } from '../core/errors.ts';
+import { PlugboardError, ValidationError } from '../core/errors.ts';
 import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { createAjv } from '../core/schema/ajv.ts';
 import { SERVER_SCHEMAS } from '../core/hosted/types.generated.ts';
@@ -12,6 +12,7 @@ import type { ServerConfig } from './config.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { requireJsonBody } from './middleware/json-body.ts';
+import { readJsonBody } from './middleware/read-json-body.ts';
 import { jsonMayHoldUnsafeText, pathParamIssues, unsafeTextIssues } from './middleware/unsafe-text.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
@@ -113,11 +114,9 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   app.on('error', (error: Error) => logger.warn({ error: error.name, detail: error.message }, 'response failed after it started'));
   app.use(requestLog(logger));
   app.use(errorHandler(logger, asProblem));
-  app.use(
-    bodyErrorsAsClientErrors(
-      bodyParser({ enableTypes: ['json', 'form'], jsonLimit: config.bodyLimitBytes, formLimit: config.bodyLimitBytes, encoding: 'utf-8' }),
-    ),
-  );
+  // JSON is read by our own reader (its depth checked before it is parsed), forms by the body parser.
+  app.use(bodyErrorsAsClientErrors(readJsonBody(config.bodyLimitBytes)));
+  app.use(bodyErrorsAsClientErrors(bodyParser({ enableTypes: ['form'], formLimit: config.bodyLimitBytes, encoding: 'utf-8' })));
   app.use(async (ctx, next) => {
     await next();
     // No route, or not this method: the answer is still a JSON error body ({detail}).
@@ -133,13 +132,14 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
 
 /**
  * Whatever goes wrong while reading a body (bad JSON, a bad Content-Encoding stream, a charset it
- * can't decode) is the client's: a 4xx, never a 500.
+ * can't decode) is the client's: a 4xx, never a 500. Our own refusals (a body nested too deep) keep their answer.
  */
 function bodyErrorsAsClientErrors(parse: Koa.Middleware): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await parse(ctx, async () => undefined);
     } catch (error) {
+      if (error instanceof PlugboardError) throw error;
       const status = (error as { status?: number }).status;
       throw Object.assign(new Error((error as Error).message), { status: typeof status === 'number' && status >= 400 && status < 500 ? status : 400 });
     }

@@ -17,6 +17,8 @@ import { baseRequestsFor, type FuzzState } from './helpers/fuzz-base-requests.ts
 import { BACKENDS, bearer, startHostedFixture, TEST_BODY_LIMIT_BYTES, type Backend, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { HostedConformance, type Answer } from './helpers/hosted-openapi.ts';
 import { sendRaw, type RawResponse } from './helpers/raw-http.ts';
+import { SEARCH_LIMITS } from '../core/hosted/context-store/search-cost.ts';
+import { MAX_JSON_DEPTH } from '../server/json-depth.ts';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
 /**
@@ -96,6 +98,31 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
     await fx?.close();
   });
 
+  // Before the fuzzing, which ends by deleting the connectors.
+  it('answers every search past one of the cost limits 422 naming it, and every body nested too deep 400', { timeout: 60_000 }, async () => {
+    const random = SeededRandom.derive(SEED, 'search limits');
+    const path = `/api/v1/connectors/sources/${state.connectors.chat}/execute`;
+    const headers = { authorization: `Bearer ${target.tokens.scopedToken}`, 'content-type': 'application/json' };
+    const wrong: string[] = [];
+    for (let round = 0; round < 40; round += 1) {
+      const [entity, textField] = random.pick(TEXT_FIELDS);
+      const { query, type } = overLimitSearch(random, textField);
+      const body = JSON.stringify({ entity, action: 'search', params: { query, limit: random.int(1, 1000) } });
+      const answer = await sendRaw(fx.server.url, { method: 'POST', path, headers, body: Buffer.from(body) });
+      const detail = answer.status === 422 ? (JSON.parse(answer.body.toString()) as { detail: { type: string }[] }).detail : [];
+      if (!detail.some((issue) => issue.type === type)) wrong.push(`${type} on ${entity}: ${answer.status} ${answer.body.toString().slice(0, 200)}`);
+    }
+    for (let round = 0; round < 10; round += 1) {
+      const depth = random.int(MAX_JSON_DEPTH, 5_000);
+      const nested = random.chance(0.5) ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"not":'.repeat(depth)}{}${'}'.repeat(depth)}`;
+      const body = `{"entity":"users","action":"search","params":{"query":{"filter":${nested}}}}`;
+      const answer = await sendRaw(fx.server.url, { method: 'POST', path, headers, body: Buffer.from(body) });
+      if (answer.status !== 400 || !answer.body.toString().includes('"error_code":"body_too_deep"'))
+        wrong.push(`${depth} deep: ${answer.status} ${answer.body.toString().slice(0, 200)}`);
+    }
+    expect(wrong, `seed ${SEED}`).toEqual([]);
+  });
+
   it('answers every fuzzed request below 500, every 4xx with a JSON detail, and stays healthy', { timeout: 120_000 }, async () => {
     expect(operations.length).toBeGreaterThan(10);
     const failures: Failure[] = [];
@@ -121,6 +148,42 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
     expect(failures.length, report(failures, target, SEED)).toBe(0);
   });
 });
+
+/** Chat entities with a full-text field each, for `fuzzy`. */
+const TEXT_FIELDS = [
+  ['users', 'real_name'],
+  ['channels', 'name'],
+  ['channel_messages', 'text'],
+] as const;
+
+/** A search over one limit of SEARCH_LIMITS by a random margin (on `id`, and `textField` for fuzzy), and the issue type it must get. */
+function overLimitSearch(random: SeededRandom, textField: string): { query: Record<string, unknown>; type: string } {
+  const over = (limit: number) => Array.from({ length: limit + random.int(1, limit) }, (_, index) => index);
+  const limit = random.pick(['sortKeys', 'likePatterns', 'fuzzyWords', 'inValues', 'conditions'] as const);
+  const type = `value_error.too_many_${limit.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`;
+  const id = (index: number) => `${random.hex(4)}${index}`;
+  switch (limit) {
+    case 'sortKeys':
+      return { type, query: { sort: over(SEARCH_LIMITS.sortKeys).map(() => ({ id: random.pick(['asc', 'desc']) })) } };
+    case 'likePatterns':
+      return { type, query: { filter: { or: over(SEARCH_LIMITS.likePatterns).map((index) => ({ like: { id: `%${id(index)}%` } })) } } };
+    case 'fuzzyWords': {
+      // 16 words at most per fuzzy: the words are spread over several.
+      const words = over(SEARCH_LIMITS.fuzzyWords).map(id);
+      const fuzzies = Array.from({ length: Math.ceil(words.length / 16) }, (_, index) => words.slice(index * 16, index * 16 + 16).join(' '));
+      return { type, query: { filter: { and: fuzzies.map((text) => ({ fuzzy: { [textField]: text } })) } } };
+    }
+    case 'inValues': {
+      const values = over(SEARCH_LIMITS.inValues).map(id);
+      return {
+        type,
+        query: { filter: { or: [values.slice(0, 1000), values.slice(1000)].filter((part) => part.length > 0).map((part) => ({ in: { id: part } })) } },
+      };
+    }
+    case 'conditions':
+      return { type, query: { filter: { or: over(SEARCH_LIMITS.conditions).map((index) => ({ eq: { id: id(index) } })) } } };
+  }
+}
 
 /** The operations of an OpenAPI document, those that delete last (the rest keep their connectors to work on). */
 function operationsOf(doc: OpenApiDocument): Operation[] {

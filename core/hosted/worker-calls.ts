@@ -28,6 +28,11 @@ export class WorkerCalls<Call, Result = number | undefined> {
     private readonly label: string,
   ) {}
 
+  /** Whether a thread is running (started by a call, not since ended or abandoned). */
+  get running(): boolean {
+    return this.thread !== undefined;
+  }
+
   call(call: Call): Promise<Result> {
     const { worker, pending } = this.started();
     const seq = ++this.seq;

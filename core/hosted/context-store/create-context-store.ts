@@ -40,6 +40,10 @@ export async function createContextStore(options: ContextStoreOptions): Promise<
   }
   const { searchBudgetMs } = options;
   return driver instanceof SqliteDriver
-    ? new SqlContextStore(driver, { writeThread: new SqliteWriteThread(driver.file), reader: new SqliteReadPool(driver.file, options.readerThreads), searchBudgetMs })
+    ? new SqlContextStore(driver, {
+        writeThread: new SqliteWriteThread(driver.file),
+        reader: new SqliteReadPool(driver.file, options.readerThreads),
+        searchBudgetMs,
+      })
     : new SqlContextStore(driver, { reader: new PostgresSearchReader(driver), searchBudgetMs });
 }

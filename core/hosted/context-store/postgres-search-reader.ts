@@ -1,5 +1,5 @@
 import type { SqlDriver, SqlValue } from '../../stores/sql-driver.ts';
-import type { SearchDeadline, SearchReader } from './search-budget.ts';
+import type { SearchBudget, SearchReader } from './search-budget.ts';
 
 /** PostgreSQL's query_canceled: here, the statement_timeout of the search's transaction. */
 const QUERY_CANCELED = '57014';
@@ -8,15 +8,15 @@ const QUERY_CANCELED = '57014';
 export class PostgresSearchReader implements SearchReader {
   constructor(private readonly driver: SqlDriver) {}
 
-  async all<T>(sql: string, params: SqlValue[], deadline: SearchDeadline): Promise<T[]> {
+  async all<T>(sql: string, params: SqlValue[], budget: SearchBudget): Promise<T[]> {
     try {
       return await this.driver.transaction(async (tx) => {
         // SET takes no parameters; the value is an integer of ours. LOCAL: it ends with the transaction, never leaks into the pool.
-        await tx.exec(`SET LOCAL statement_timeout = ${deadline.remainingMs()}`);
-        return tx.all<T>(sql, params);
+        await tx.exec(`SET LOCAL statement_timeout = ${budget.remainingMs()}`);
+        return budget.charged(() => tx.all<T>(sql, params));
       });
     } catch (error) {
-      if ((error as { code?: unknown }).code === QUERY_CANCELED) throw deadline.exceeded();
+      if ((error as { code?: unknown }).code === QUERY_CANCELED) throw budget.exceeded();
       throw error;
     }
   }

@@ -22,20 +22,31 @@ export class QueryTooExpensiveError extends PlugboardError {
   }
 }
 
-/** One search's time: when it ends, and the error a statement still running then fails with. */
-export class SearchDeadline {
-  private readonly end: number;
+/**
+ * One search's time budget: the time its statements run, summed (not their wait for a thread or a
+ * connection, which is other searches' cost), and the error a statement still running past it fails with.
+ */
+export class SearchBudget {
+  private spentMs = 0;
 
   constructor(
     private readonly budgetMs: number,
     private readonly cost: SearchCost,
-  ) {
-    this.end = performance.now() + budgetMs;
+  ) {}
+
+  /** What is left, at least 1 ms: a statement always gets to start. */
+  remainingMs(): number {
+    return Math.max(1, Math.ceil(this.budgetMs - this.spentMs));
   }
 
-  /** What is left of the budget, at least 1 ms: a statement always gets to start. */
-  remainingMs(): number {
-    return Math.max(1, Math.ceil(this.end - performance.now()));
+  /** Runs one statement, charging its time to the budget. */
+  async charged<T>(statement: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await statement();
+    } finally {
+      this.spentMs += performance.now() - started;
+    }
   }
 
   exceeded(): QueryTooExpensiveError {
@@ -48,6 +59,6 @@ export class SearchDeadline {
  * threads (sqlite-read-pool.ts), PostgreSQL under a statement_timeout (postgres-search-reader.ts).
  */
 export interface SearchReader {
-  all<T>(sql: string, params: SqlValue[], deadline: SearchDeadline): Promise<T[]>;
+  all<T>(sql: string, params: SqlValue[], budget: SearchBudget): Promise<T[]>;
   close(): Promise<void>;
 }

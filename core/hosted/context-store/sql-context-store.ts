@@ -9,7 +9,7 @@ import type { FieldCatalog } from './field-catalog.ts';
 import { projectFields } from './projection.ts';
 import type { DocumentRow } from './record-writers.ts';
 import { postgresDialect, sqliteDialect } from './search-dialect.ts';
-import { DEFAULT_SEARCH_BUDGET_MS, SearchDeadline, type SearchReader } from './search-budget.ts';
+import { DEFAULT_SEARCH_BUDGET_MS, SearchBudget, type SearchReader } from './search-budget.ts';
 import { encodeCursor, type SearchPlan } from './search-query.ts';
 import type { SqliteWriteThread } from './sqlite-write-thread.ts';
 import { writeBatch } from './write-batch.ts';
@@ -145,7 +145,7 @@ export class SqlContextStore implements ContextStore {
 
   async search(connectorId: string, catalog: FieldCatalog, plan: SearchPlan): Promise<SearchPage> {
     const started = performance.now();
-    const deadline = new SearchDeadline(this.searchBudgetMs, plan.cost);
+    const budget = new SearchBudget(this.searchBudgetMs, plan.cost);
     const state = await this.driver.get<{ synced_at: string | null }>('SELECT synced_at FROM context_entities WHERE connector_id = ? AND entity = ?', [
       connectorId,
       catalog.entity,
@@ -166,8 +166,8 @@ export class SqlContextStore implements ContextStore {
     );
     // A connector that never wrote a record has no key: nothing is stored under -1.
     const storeKey = (await this.storeKey(connectorId, false)) ?? -1;
-    const { sql, params } = compileSearch(this.searchDialect, plan, storeKey, alphabets, await this.textDriven(connectorId, plan, deadline));
-    const rows = await this.reader.all<{ id: string; data: string; score: number | string }>(sql, params, deadline);
+    const { sql, params } = compileSearch(this.searchDialect, plan, storeKey, alphabets, await this.textDriven(connectorId, plan, budget));
+    const rows = await this.reader.all<{ id: string; data: string; score: number | string }>(sql, params, budget);
     const more = rows.length > plan.limit;
     const hits = rows.slice(0, plan.limit).map((row) => ({
       id: row.id,
@@ -194,7 +194,7 @@ export class SqlContextStore implements ContextStore {
    * about wanted × stored / candidates records, collecting reads every candidate: their count, cheap
    * to take from the index up to where walking wins, decides.
    */
-  private async textDriven(connectorId: string, plan: SearchPlan, deadline: SearchDeadline): Promise<boolean> {
+  private async textDriven(connectorId: string, plan: SearchPlan, budget: SearchBudget): Promise<boolean> {
     const narrowed = narrowedByText(plan.filter);
     const text = walkableText(plan.filter);
     if (this.dialect !== 'sqlite' || !text || plan.sort.length > 0) return narrowed;
@@ -212,7 +212,7 @@ export class SqlContextStore implements ContextStore {
     const dialect = this.searchDialect;
     const candidates =
       text.index === 'words' ? dialect.wordMatch(text.slot, bind(dialect.word(text.value))) : dialect.trigramMatch(text.slot, text.value, bind)!;
-    const [counted] = await this.reader.all<{ n: number }>(`SELECT COUNT(*) AS n FROM (${candidates} LIMIT ${walkWins})`, params, deadline);
+    const [counted] = await this.reader.all<{ n: number }>(`SELECT COUNT(*) AS n FROM (${candidates} LIMIT ${walkWins})`, params, budget);
     return Number(counted?.n ?? 0) < walkWins;
   }
 

@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { SqlValue } from '../../stores/sql-driver.ts';
 import { WorkerCalls } from '../worker-calls.ts';
-import type { SearchDeadline, SearchReader } from './search-budget.ts';
+import type { SearchBudget, SearchReader } from './search-budget.ts';
 import type { ReadCall } from './sqlite-read-worker.ts';
 
 type ReaderThread = WorkerCalls<ReadCall, unknown[]>;
 
-/** Enough threads that one slow search does not hold up the next, few enough to leave a core to the event loop. */
-export const DEFAULT_READER_THREADS = Math.min(4, Math.max(2, availableParallelism() - 1));
+/** A thread per core but one (at most 4): the event loop keeps a core to itself, and searches beyond the pool wait their turn. */
+export const DEFAULT_READER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
 
 /**
  * A SQLite context store's searches, run on a small pool of reader threads (each with its own
@@ -25,17 +25,20 @@ export class SqliteReadPool implements SearchReader {
   constructor(file: string, size = DEFAULT_READER_THREADS) {
     this.threads = Array.from(
       { length: size },
-      (_, index) => new WorkerCalls<ReadCall, unknown[]>(new URL('./sqlite-read-worker.ts', import.meta.url), { file }, `the context store's reader thread ${index + 1}`),
+      (_, index) =>
+        new WorkerCalls<ReadCall, unknown[]>(new URL('./sqlite-read-worker.ts', import.meta.url), { file }, `the context store's reader thread ${index + 1}`),
     );
     this.idle = [...this.threads];
   }
 
-  async all<T>(sql: string, params: SqlValue[], deadline: SearchDeadline): Promise<T[]> {
+  async all<T>(sql: string, params: SqlValue[], budget: SearchBudget): Promise<T[]> {
     const thread = await this.take();
-    // The budget counts from the statement's start on its thread, not from its wait for one.
-    const timer = setTimeout(() => thread.abandon(deadline.exceeded()), deadline.remainingMs());
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return (await thread.call({ op: 'all', sql, params })) as T[];
+      // The budget counts the statement on its thread: not its wait for one, nor a new thread's start.
+      if (!thread.running) await thread.call({ op: 'ready' });
+      timer = setTimeout(() => thread.abandon(budget.exceeded()), budget.remainingMs());
+      return (await budget.charged(() => thread.call({ op: 'all', sql, params }))) as T[];
     } finally {
       clearTimeout(timer);
       this.give(thread);

@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import type { SqlValue } from '../../stores/sql-driver.ts';
 import { serveCalls } from '../worker-calls.ts';
 
-/** What the main thread asks: the rows of one statement, or to close the connection (the last call). */
-export type ReadCall = { op: 'all'; sql: string; params: SqlValue[] } | { op: 'close' };
+/** What the main thread asks: the rows of one statement, an answer once the thread is up, or to close the connection (the last call). */
+export type ReadCall = { op: 'all'; sql: string; params: SqlValue[] } | { op: 'ready' } | { op: 'close' };
 
 /** Searches repeat few shapes per connector; their SQL varies with the query, so the cache is bounded. */
 const STATEMENT_CACHE_SIZE = 200;
@@ -33,6 +33,6 @@ function statement(sql: string): Database.Statement {
 
 serveCalls<ReadCall>(async (call) => {
   if (call.op === 'all') return statement(call.sql).all(...call.params);
-  db.close();
+  if (call.op === 'close') db.close();
   return undefined;
 });
