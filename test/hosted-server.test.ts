@@ -761,23 +761,28 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
         const response = await files(config);
         expect([response.statusCode, json(response)], JSON.stringify(config)).toEqual([422, { detail: [notSupported] }]);
       }
-      // Deep enough to overflow a recursive JSON.stringify, small enough for the fixture's 64 KB body limit.
-      const depth = 30_000;
-      const deep = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      // As deep as a body may nest (64, the body counting as one): checked like any other value.
+      const nested = (depth: number) => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
       const rawPost = (path: string, body: string) => fx.http.post(path, { headers: { ...bearer(scoped), 'content-type': 'application/json' }, body });
-      const deepFiles = await rawPost(
-        'v1/integrations/connectors',
-        `{"external_user_id":"u","connector_type":"file-storage","credentials":{"access_token":"t"},"replication_config":${deep}}`,
-      );
+      const filesWith = (config: string) =>
+        rawPost(
+          'v1/integrations/connectors',
+          `{"external_user_id":"u","connector_type":"file-storage","credentials":{"access_token":"t"},"replication_config":${config}}`,
+        );
+      const deepFiles = await filesWith(nested(62));
       expect([deepFiles.statusCode, json(deepFiles)]).toEqual([422, { detail: [notSupported] }]);
       const deepChat = await rawPost(
         'v1/integrations/connectors',
-        `{"external_user_id":"u","connector_type":"chat","credentials":{"token":"t"},"replication_config":${deep}}`,
+        `{"external_user_id":"u","connector_type":"chat","credentials":{"token":"t"},"replication_config":${nested(62)}}`,
       );
       expect(deepChat.statusCode).toBe(422);
       const connector = await createChatConnector(scoped);
-      const deepParams = await rawPost(`api/v1/connectors/sources/${connector.id}/execute`, `{"entity":"users","action":"list","params":${deep}}`);
+      const deepParams = await rawPost(`api/v1/connectors/sources/${connector.id}/execute`, `{"entity":"users","action":"list","params":${nested(62)}}`);
       expect(deepParams.statusCode).toBe(422);
+      // Deeper (enough to overflow a recursive JSON.stringify) is a 400 before the body is parsed.
+      for (const tooDeep of [await filesWith(nested(63)), await filesWith(nested(30_000))]) {
+        expect([tooDeep.statusCode, json(tooDeep).error_code]).toEqual([400, 'body_too_deep']);
+      }
       expect(json(await get('api/v1/integrations/connectors?connector_type=file-storage', scoped)).data).toEqual([]);
 
       // An embedded source goes through the same check.
