@@ -67,7 +67,7 @@ describe.each(BACKENDS)('a lone common text condition on %s', (backend) => {
   /** Every page of the query, and the SQL of each page's search. */
   async function pages(entity: string, query: ReferenceQuery, limit: number) {
     const catalog = catalogs.get(entity)!;
-    const all = vi.spyOn(store.driver, 'all');
+    const all = vi.spyOn(store.reader, 'all');
     const hits: SearchHit[] = [];
     const statements: string[] = [];
     let cursor: string | undefined;

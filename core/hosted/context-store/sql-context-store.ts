@@ -42,7 +42,8 @@ export class SqlContextStore implements ContextStore {
   /** Each connector's key in context_stores (keys never change once given). */
   private readonly storeKeys = new Map<string, number>();
   private readonly writeThread: SqliteWriteThread | undefined;
-  private readonly reader: SearchReader;
+  /** Where searches read (see SqlContextStoreOptions.reader). */
+  readonly reader: SearchReader;
   private readonly searchBudgetMs: number;
 
   constructor(
