@@ -57,17 +57,17 @@ export class WorkerCalls<Call, Result = number | undefined> {
   }
 
   /**
-   * Ends the thread without waiting for it, failing its calls with `reason`; the next call starts
-   * another. A thread inside a native call (a SQLite statement) stops once that call returns to
-   * JavaScript: until then it only burns its own core, never the caller's event loop.
+   * Ends the thread, failing its calls with `reason` at once; the next call starts another. Resolves
+   * once the thread is gone: one inside a native call (a SQLite statement) stops only when that call
+   * returns to JavaScript, and until then it burns its own core, never the caller's event loop.
    */
-  abandon(reason: Error): void {
+  async abandon(reason: Error): Promise<void> {
     const thread = this.thread;
     if (!thread) return;
     this.thread = undefined;
     failAll(thread, reason);
     thread.worker.unref();
-    void thread.worker.terminate().catch(() => undefined);
+    await thread.worker.terminate().catch(() => undefined);
   }
 
   private started(): Thread<Result> {

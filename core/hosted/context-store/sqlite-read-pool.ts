@@ -15,7 +15,8 @@ export const DEFAULT_READER_THREADS = Math.min(4, Math.max(1, availableParalleli
  * requests. A thread runs one statement at a time; statements beyond the pool's size wait their turn.
  *
  * better-sqlite3 has no way to interrupt a statement: one past its search's budget is stopped by
- * abandoning its thread (terminated; a fresh one takes its place), and the search fails at once.
+ * abandoning its thread (terminated; a fresh one takes its place), and the search fails at once. The
+ * slot is free again only once the old thread is gone, so runaway statements never outnumber the pool.
  */
 export class SqliteReadPool implements SearchReader {
   private readonly threads: ReaderThread[];
@@ -34,14 +35,16 @@ export class SqliteReadPool implements SearchReader {
   async all<T>(sql: string, params: SqlValue[], budget: SearchBudget): Promise<T[]> {
     const thread = await this.take();
     let timer: NodeJS.Timeout | undefined;
+    let abandoned: Promise<void> | undefined;
     try {
       // The budget counts the statement on its thread: not its wait for one, nor a new thread's start.
       if (!thread.running) await thread.call({ op: 'ready' });
-      timer = setTimeout(() => thread.abandon(budget.exceeded()), budget.remainingMs());
+      timer = setTimeout(() => (abandoned = thread.abandon(budget.exceeded())), budget.remainingMs());
       return (await budget.charged(() => thread.call({ op: 'all', sql, params }))) as T[];
     } finally {
       clearTimeout(timer);
-      this.give(thread);
+      if (abandoned) void abandoned.then(() => this.give(thread));
+      else this.give(thread);
     }
   }
 
