@@ -637,13 +637,13 @@ export interface ConfigJobInfo {
   }[];
 }
 /**
- * A failure in the config API's shape (KnownExceptionInfo: message), with the server's detail and error code beside it.
+ * A failure in the config API's shape (KnownExceptionInfo: message), with the server's detail and error code beside it; a body refused before the route ran (not JSON, nested too deep) has the server's detail and error code alone.
  */
 export interface ConfigKnownExceptionResponse {
   /**
    * What went wrong
    */
-  message: string;
+  message?: string;
   /**
    * The same, as every answer of this server says it
    */
