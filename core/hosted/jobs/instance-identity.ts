@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../configuration-error.ts';
+import { narrowPrivateFile } from '../../security/data-directory.ts';
 
 /** The file under the data directory that keeps an instance's id across restarts. */
 export const INSTANCE_ID_FILE = 'instance-id';
@@ -21,12 +22,15 @@ export function instanceIdOf(dataDir: string, env: NodeJS.ProcessEnv): string {
   }
   const file = join(dataDir, INSTANCE_ID_FILE);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    // Private as the rest of the data directory (see preparePrivateDirectory).
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // `wx`: of two processes starting on one directory, the second reads the first's id.
-    writeFileSync(file, `${randomUUID()}\n`, { flag: 'wx' });
+    writeFileSync(file, `${randomUUID()}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return randomUUID();
   }
+  // An install before this left it 0644: narrowed as the directory's other files are (preparePrivateFile).
+  narrowPrivateFile(file);
   const stored = readFileSync(file, 'utf8').trim();
   return INSTANCE_ID.test(stored) ? stored : randomUUID();
 }
