@@ -74,7 +74,9 @@ describe('the egress policy', () => {
       expect(() => configFromEnv({ PLUGBOARD_EGRESS_ALLOW: value }), value).toThrow(ConfigurationError);
     }
     expect(() => configFromEnv({ PLUGBOARD_EGRESS_ALLOW: '10.0.0.0/33' })).toThrow(/PLUGBOARD_EGRESS_ALLOW: "10.0.0.0\/33"/);
-    expect(configFromEnv({}).egress.describe()).toMatch(/loopback, link-local, private.*refused; PLUGBOARD_EGRESS_ALLOW opens nothing/);
+    expect(configFromEnv({}).egress.describe()).toMatch(
+      /^egress policy: loopback, unspecified, link-local, private, .* addresses refused; PLUGBOARD_EGRESS_ALLOW opens nothing$/,
+    );
   });
 
   describe('at connect time, for a connector instance under the policy', () => {

@@ -195,6 +195,19 @@ describe('start-up refusals', () => {
     });
   });
 
+  it('prints the egress policy in force, and refuses a malformed allow list naming its entry', async () => {
+    const dataDir = join(tempDir(), 'data');
+    const started = await start({ PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_EGRESS_ALLOW: '10.0.0.0/8, db.internal:5432' });
+    expect(started.url, started.output.stderr).not.toBeNull();
+    expect(started.output.stdout).toContain(
+      'egress policy: loopback, unspecified, link-local, private, unique-local, IPv4-embedding IPv6, multicast, reserved addresses refused; PLUGBOARD_EGRESS_ALLOW opens 10.0.0.0/8, db.internal:5432.',
+    );
+    await expectStartRefused(
+      { PLUGBOARD_DATA_DIR: dataDir, PLUGBOARD_EGRESS_ALLOW: '10.0.0.0/40' },
+      /^PLUGBOARD_EGRESS_ALLOW: "10\.0\.0\.0\/40" is not a CIDR range$/,
+    );
+  });
+
   it('the admin CLI refuses the same way, with its own prefix', async () => {
     const run = await runScript(['scripts/admin.ts', 'rotate-signing-key'], {
       DATABASE_URL: `mysql://root:${PASSWORD}@127.0.0.1/plugboard`,

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { refusedRangeOf, unbracketed } from './address-ranges.ts';
+import { REFUSED_RANGES, refusedRangeOf, unbracketed } from './address-ranges.ts';
 import { type AllowEntry, compileAllowList, parseAllowList } from './egress-allow-list.ts';
 import { EgressRefusedError } from './egress-refused-error.ts';
 
@@ -93,7 +93,8 @@ export class EgressPolicy {
   /** What a start prints: the ranges refused and what the operator opened. */
   describe(): string {
     const opened = this.allowList.length ? this.allowList.map((entry) => entry.text).join(', ') : 'nothing';
-    return `egress policy: loopback, link-local, private, unique-local, unspecified, multicast and reserved addresses refused; PLUGBOARD_EGRESS_ALLOW opens ${opened}`;
+    const rules = REFUSED_RANGES.map((range) => range.rule.replace(/ \(.*\)$/, ''));
+    return `egress policy: ${rules.join(', ')} addresses refused; PLUGBOARD_EGRESS_ALLOW opens ${opened}`;
   }
 
   private judge(endpoint: Endpoint, addresses: string[], field?: string): void {
