@@ -11,7 +11,7 @@ import { type PlugboardError, ValidationError, type ValidationIssue } from '../c
 import { createContextStore } from '../core/hosted/context-store/create-context-store.ts';
 import type { FieldCatalog } from '../core/hosted/context-store/field-catalog.ts';
 import { QueryTooExpensiveError, SearchBudget } from '../core/hosted/context-store/search-budget.ts';
-import { SEARCH_LIMITS } from '../core/hosted/context-store/search-cost.ts';
+import { LIKE_PATTERN_MAX_CHARS, SEARCH_LIMITS } from '../core/hosted/context-store/search-cost.ts';
 import { planSearch } from '../core/hosted/context-store/search-query.ts';
 import { SqliteReadPool } from '../core/hosted/context-store/sqlite-read-pool.ts';
 import { createRuntime } from '../index.ts';
@@ -72,6 +72,18 @@ describe('search limits', () => {
   ])('more %s than allowed is one 422 naming the limit', (name, query, type, loc) => {
     const issues = issuesOf(query);
     expect(issues).toEqual([{ loc, type, msg: expect.stringContaining(`at most ${SEARCH_LIMITS[limitKey(type)]} ${name}`) }]);
+  });
+
+  it('a like pattern longer than allowed is a 422 naming the limit (SQLite would fail on one past 50,000 bytes)', () => {
+    const pattern = 'a'.repeat(LIKE_PATTERN_MAX_CHARS + 1);
+    expect(issuesOf({ filter: { like: { text: pattern } } })).toEqual([
+      {
+        loc: [...QUERY_LOC, 'filter', 'like', 'text'],
+        type: 'value_error.like_pattern_too_long',
+        msg: expect.stringContaining(`at most ${LIKE_PATTERN_MAX_CHARS} characters`),
+      },
+    ]);
+    expect(() => issuesOf({ filter: { like: { text: 'a'.repeat(LIKE_PATTERN_MAX_CHARS) } } })).toThrow(/was accepted/);
   });
 
   it('a filter of thousands of conditions is refused with one issue', () => {

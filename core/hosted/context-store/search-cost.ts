@@ -21,6 +21,9 @@ export interface SearchCost {
  */
 export const SEARCH_LIMITS: Readonly<SearchCost> = { conditions: 64, sortKeys: 4, likePatterns: 8, fuzzyWords: 16, inValues: 1000 };
 
+/** SQLite refuses a LIKE pattern past 50,000 bytes; far shorter ones already say all a search needs. */
+export const LIKE_PATTERN_MAX_CHARS = 1000;
+
 const NAMES: Record<keyof SearchCost, { one: string; many: string; type: string }> = {
   conditions: { one: 'condition', many: 'conditions', type: 'value_error.too_many_conditions' },
   sortKeys: { one: 'sort key', many: 'sort keys', type: 'value_error.too_many_sort_keys' },

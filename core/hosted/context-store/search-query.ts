@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { isObject } from '../../plugins/value-shapes.ts';
 import type { FieldCatalog, FieldKind, FieldNode, ResolvedField } from './field-catalog.ts';
-import { costOf, limitIssues, limitMessage, limitType, SEARCH_LIMITS, type SearchCost } from './search-cost.ts';
+import { costOf, LIKE_PATTERN_MAX_CHARS, limitIssues, limitMessage, limitType, SEARCH_LIMITS, type SearchCost } from './search-cost.ts';
 import { queryWords } from './words.ts';
 
 export type Scalar = string | number | boolean;
@@ -159,6 +159,13 @@ class FilterParser {
       case 'like':
         if (kind !== 'string') return this.fail(loc, `like needs a string field; "${name}" holds ${article(kind)}`, 'value_error.field_kind');
         if (typeof given !== 'string') return this.typeError(loc, 'string');
+        if (given.length > LIKE_PATTERN_MAX_CHARS) {
+          return this.fail(
+            loc,
+            `a like pattern may have at most ${LIKE_PATTERN_MAX_CHARS} characters; this one has ${given.length}`,
+            'value_error.like_pattern_too_long',
+          );
+        }
         return { kind: 'like', field, pattern: /[%_]/.test(given) ? given : `%${given}%` };
       case 'keyword':
       case 'fuzzy':
