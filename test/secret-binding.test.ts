@@ -92,6 +92,9 @@ describe.each(BACKENDS)('secrets bound to their endpoint on %s', (backend) => {
 
     // Anything else keeps the stored password; the host given with the password is taken.
     expect((await api('patch', `destinations/${id}`, { name: 'warehouse 2', configuration: { ssl_mode: { mode: 'disable' } } })).status).toBe(200);
+    // Another ssl_mode is another endpoint: the password would otherwise follow a downgrade to cleartext.
+    const otherSsl = await api('patch', `destinations/${id}`, { configuration: { ssl_mode: { mode: 'require' } } });
+    expect([otherSsl.status, otherSsl.body.detail]).toEqual([400, expect.stringContaining('ssl_mode changed')]);
     const rebound = await api('patch', `destinations/${id}`, { configuration: { host: 'localhost', password: PG_PASSWORD } });
     expect(rebound.status, JSON.stringify(rebound.body)).toBe(200);
     expect(rebound.body.configuration).toMatchObject({ host: 'localhost', password: MASK });

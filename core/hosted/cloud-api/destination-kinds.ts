@@ -5,8 +5,9 @@ import type { JsonSchema } from '../../sdk/index.ts';
 import { createDestination, workspaceDataDir } from '../sync/destinations/create-destination.ts';
 import type { NetworkGuard } from '../sync/destinations/network-guard.ts';
 import { DESTINATION_TYPES, type Destination, type DestinationType } from '../sync/destinations/destination.ts';
+import { readPostgresSettings } from '../sync/destinations/postgres-connection.ts';
 import { SERVER_SCHEMAS } from '../types.generated.ts';
-import { type ActorKind, type ActorKinds, type Loc, unloadedKind, validateWith } from './actor-kind.ts';
+import { type ActorKind, type ActorKinds, type Endpoint, type Loc, unloadedKind, validateWith } from './actor-kind.ts';
 import { secretFieldsOf } from './configuration-secrets.ts';
 import { nameBasedUuid } from './definition-ids.ts';
 
@@ -22,10 +23,14 @@ const DEFINITION_IDS: Record<DestinationType, string> = {
 };
 
 /** The fields that say where a destination's secrets go: changing one takes the secrets given again (see secret-binding.ts). */
-const ENDPOINT_FIELDS: Record<DestinationType, readonly string[]> = {
-  sqlite: [],
-  postgres: ['host', 'port', 'database'],
-  duckdb: ['destination_path'],
+const ENDPOINTS: Record<DestinationType, (configuration: Record<string, unknown>) => Endpoint> = {
+  sqlite: () => ({}),
+  // As connected to: the default port is 5432 however it is spelt, and a weaker ssl_mode is another endpoint too.
+  postgres: (configuration) => {
+    const { host, port, database, sslMode } = readPostgresSettings(configuration);
+    return { host, port, database, ssl_mode: sslMode };
+  },
+  duckdb: (configuration) => ({ destination_path: configuration.destination_path ?? null }),
 };
 
 const SCHEMAS: Record<DestinationType, JsonSchema> = {
@@ -85,7 +90,7 @@ export class DestinationKinds implements ActorKinds<DestinationKind> {
       destinationType: type,
       definitionId: DEFINITION_IDS[type],
       secrets: secretFieldsOf(SCHEMAS[type]),
-      endpoint: (configuration) => Object.fromEntries(ENDPOINT_FIELDS[type].map((field) => [field, configuration[field] ?? null])),
+      endpoint: ENDPOINTS[type],
       ...(type === 'sqlite' ? { withDefaults: (configuration, id) => ({ destination_path: `/local/${id}.sqlite`, ...configuration }) } : {}),
       validate(configuration, loc) {
         validateWith(validate, configuration, loc);
