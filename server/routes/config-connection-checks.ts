@@ -29,7 +29,8 @@ function checkRoute<TBody>(
     responses: {
       200: 'The verdict: status succeeded or failed, and why',
       400: {
-        description: 'secret_required: its secrets were entered for another endpoint than the one its definition names now; not tried',
+        description:
+          'secret_required: the stored secrets were entered for another endpoint than the one they would now go to (a declarative source whose definition moved); not tried',
         schema: SERVER_SCHEMAS['config-known-exception-response.json'],
       },
       401: NOT_ALLOWED,

@@ -29,10 +29,15 @@ export function instanceIdOf(dataDir: string, env: NodeJS.ProcessEnv): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return randomUUID();
   }
-  // An install before this left it 0644: narrowed as the directory's other files are (preparePrivateFile).
-  narrowPrivateFile(file);
-  const stored = readFileSync(file, 'utf8').trim();
-  return INSTANCE_ID.test(stored) ? stored : randomUUID();
+  try {
+    // An install before this left it 0644: narrowed as the directory's other files are (preparePrivateFile).
+    narrowPrivateFile(file);
+    const stored = readFileSync(file, 'utf8').trim();
+    return INSTANCE_ID.test(stored) ? stored : randomUUID();
+  } catch {
+    // Another user's file, a read-only mount: this run goes by an id of its own.
+    return randomUUID();
+  }
 }
 
 /**
