@@ -78,6 +78,17 @@ export class NotReadyError extends PlugboardError {
   }
 }
 
+/** 503 with a Retry-After hint: the server is busy with work of this kind (searches waiting for a reader); try again shortly. */
+export class BusyError extends PlugboardError {
+  constructor(
+    detail: string,
+    errorCode: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, detail, errorCode);
+  }
+}
+
 /** 422 with a list of `{loc, msg, type}` issues, one per invalid field. */
 export class ValidationError extends PlugboardError {
   constructor(issues: ValidationIssue[]) {

@@ -225,6 +225,23 @@ describe.runIf(BACKENDS.includes('sqlite'))('SQLite reader threads', () => {
     }
   });
 
+  it('answer 503 search_busy, never queue without end: past the queue length at once, past the wait deadline once it passes', async () => {
+    const pool = new SqliteReadPool(file, 1, { maxWaiting: 1, maxWaitMs: 50 });
+    try {
+      await pool.all(counting(1), [], new SearchBudget(60_000, cost)); // the thread is up
+      const long = pool.all(counting(3_000_000), [], new SearchBudget(60_000, cost));
+      const waiting = pool.all(counting(2), [], new SearchBudget(60_000, cost)).catch((error: unknown) => error);
+      const beyond = await pool.all(counting(2), [], new SearchBudget(60_000, cost)).catch((error: unknown) => error);
+      expect(beyond).toMatchObject({ status: 503, error_code: 'search_busy', retryAfterSeconds: 1 });
+      expect(await waiting).toMatchObject({ status: 503, error_code: 'search_busy', detail: expect.stringContaining('within 50 ms') });
+      expect(await long).toEqual([{ n: 3_000_000 }]);
+      // The pool is whole again.
+      expect(await pool.all(counting(3), [], new SearchBudget(60_000, cost))).toEqual([{ n: 3 }]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('let statements beyond the pool wait for a thread, each answered', async () => {
     const pool = new SqliteReadPool(file, 2);
     try {

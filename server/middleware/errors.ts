@@ -1,6 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import { type ErrorBody, NotReadyError, PlugboardError, RateLimitedError } from '../../core/errors.ts';
+import { BusyError, type ErrorBody, NotReadyError, PlugboardError, RateLimitedError } from '../../core/errors.ts';
 import { problemOf } from './problem-details.ts';
 
 /** A failure as the API answers it: status, the JSON error body, and a Retry-After when it has one. */
@@ -18,7 +18,7 @@ export interface ErrorAnswer {
  */
 export function errorAnswer(error: unknown, logger: Logger, ctx: ParameterizedContext): ErrorAnswer {
   if (error instanceof PlugboardError) {
-    const retry = (error instanceof RateLimitedError || error instanceof NotReadyError) && error.retryAfterSeconds !== undefined;
+    const retry = (error instanceof RateLimitedError || error instanceof NotReadyError || error instanceof BusyError) && error.retryAfterSeconds !== undefined;
     return { status: error.status, body: error.toJSON(), ...(retry ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
   }
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;

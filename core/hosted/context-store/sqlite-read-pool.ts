@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { BusyError } from '../../errors.ts';
 import type { SqlValue } from '../../stores/sql-driver.ts';
 import { WorkerCalls } from '../worker-calls.ts';
 import type { SearchBudget, SearchReader } from './search-budget.ts';
@@ -8,6 +9,10 @@ type ReaderThread = WorkerCalls<ReadCall, unknown[]>;
 
 /** A thread per core but one (at most 4): the event loop keeps a core to itself, and searches beyond the pool wait their turn. */
 export const DEFAULT_READER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/** Searches waiting for a reader beyond these are answered 503 at once, or once they waited this long: never an unbounded queue. */
+export const MAX_WAITING_SEARCHES = 64;
+export const MAX_WAIT_MS = 10_000;
 
 /**
  * A SQLite context store's searches, run on a small pool of reader threads (each with its own
@@ -23,7 +28,11 @@ export class SqliteReadPool implements SearchReader {
   private readonly idle: ReaderThread[];
   private readonly waiting: ((thread: ReaderThread) => void)[] = [];
 
-  constructor(file: string, size = DEFAULT_READER_THREADS) {
+  constructor(
+    file: string,
+    size = DEFAULT_READER_THREADS,
+    private readonly limits = { maxWaiting: MAX_WAITING_SEARCHES, maxWaitMs: MAX_WAIT_MS },
+  ) {
     this.threads = Array.from(
       { length: size },
       (_, index) =>
@@ -50,7 +59,19 @@ export class SqliteReadPool implements SearchReader {
 
   private take(): Promise<ReaderThread> {
     const thread = this.idle.pop();
-    return thread ? Promise.resolve(thread) : new Promise((resolve) => this.waiting.push(resolve));
+    if (thread) return Promise.resolve(thread);
+    if (this.waiting.length >= this.limits.maxWaiting) return Promise.reject(busy(`${this.waiting.length} searches are waiting already`));
+    return new Promise((resolve, reject) => {
+      const waiter = (given: ReaderThread) => {
+        clearTimeout(timer);
+        resolve(given);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        reject(busy(`no reader was free within ${this.limits.maxWaitMs} ms`));
+      }, this.limits.maxWaitMs);
+      this.waiting.push(waiter);
+    });
   }
 
   private give(thread: ReaderThread): void {
@@ -63,4 +84,8 @@ export class SqliteReadPool implements SearchReader {
   async close(): Promise<void> {
     await Promise.all(this.threads.map((thread) => thread.close({ op: 'close' })));
   }
+}
+
+function busy(why: string): BusyError {
+  return new BusyError(`The context store is busy with other searches (${why}): try again shortly`, 'search_busy', 1);
 }
