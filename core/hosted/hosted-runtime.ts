@@ -27,6 +27,7 @@ import { createPublicApi, type PublicApi } from './cloud-api/public-api.ts';
 import type { SqlDriver } from '../stores/sql-driver.ts';
 import { NotFoundError } from '../errors.ts';
 import { createDestination, workspaceDataDir } from './sync/destinations/create-destination.ts';
+import { claimInstance } from './jobs/instance-claim.ts';
 import { instanceIdOf } from './jobs/instance-identity.ts';
 import { openJobQueues } from './jobs/job-queues.ts';
 import { migrateSync } from './sync/migrate-sync.ts';
@@ -113,8 +114,6 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   // Connectors and keys first: a refused configuration must not have touched the database.
   const { runtime, baseUrls, loaded } = await loadHostedConnectors(options.builtins, options.connectors ?? [], options.baseUrls);
   const keyring = loadDataKeyring(options.env ?? process.env, options.dataDir, { shared: Boolean(options.databaseUrl) });
-  // Stable across restarts: a restart takes back at once the jobs its crashed run held (see instanceIdOf).
-  const instanceId = instanceIdOf(options.dataDir, options.env ?? process.env);
   // On PostgreSQL, Plugboard's tables in a schema of their own (see ownSchema).
   const databaseSchema = options.databaseUrl ? await ownSchema(options.databaseUrl, options.databaseSchema, options.onStoreWarning) : undefined;
   const store = await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, schema: databaseSchema });
@@ -150,6 +149,11 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     await store.close();
     throw error;
   });
+  // Stable across restarts: a restart takes back at once the jobs its crashed run held (see instanceIdOf),
+  // unless another live process goes by the same id: this run then goes by one of its own.
+  const claimedId = instanceIdOf(options.dataDir, options.env ?? process.env);
+  const claim = await claimInstance(claimedId, { databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const instanceId = claim.held ? claimedId : undefined;
   for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
   const jobs = new ReplicationJobs(contextStore.driver, options.clock);
   const egress = options.egress ?? new EgressPolicy();
@@ -247,6 +251,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
       await contextStore.close();
       await cloudDb.close();
       await store.close();
+      await claim.release();
     },
   };
 }

@@ -18,10 +18,10 @@ export function preparePrivateDirectory(dir: string): void {
 
 /**
  * What Plugboard keeps in its data directory: the SQLite databases (the store's, the cloud API's) and
- * their -wal and -shm, the data keys and their drafts (data-keyring.ts), the instance's id
- * (instance-identity.ts), and `workspaces/`, where each workspace's file destinations of syncs land.
+ * their -wal and -shm, the data keys and their drafts (data-keyring.ts), the instance's id and its
+ * lock files (instance-identity.ts, instance-claim.ts), and `workspaces/`, where each workspace's file destinations of syncs land.
  */
-const OWN_FILE = /^((plugboard|cloud-api)\.db(-wal|-shm)?|data-keys\.json(\.\d+\.[0-9a-f]{8})?|instance-id|workspaces)$/;
+const OWN_FILE = /^((plugboard|cloud-api)\.db(-wal|-shm)?|data-keys\.json(\.\d+\.[0-9a-f]{8})?|instance-id|instance-[A-Za-z0-9._-]{1,64}\.lock|workspaces)$/;
 
 /** A file of the data directory: created empty and 0600 when absent (an existing one is left as is but narrowed to 0600). */
 export function preparePrivateFile(path: string): void {

@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { DestinationConfigError } from './config-fields.ts';
 
 /** Plugboard's own files at the top of its data directory (its databases and data keys), never a destination. */
-const PLUGBOARD_FILE = /^(plugboard\.db|cloud-api\.db|data-keys\.json|instance-id)/i;
+const PLUGBOARD_FILE = /^(plugboard\.db|cloud-api\.db|data-keys\.json|instance-)/i;
 
 /**
  * A destination file's place: `destination_path` read under the data directory as Airbyte reads it
