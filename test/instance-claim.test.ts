@@ -13,24 +13,27 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-claim-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe.each([['a lock file (SQLite)', {}], ...(TEST_DATABASE_URL ? [['an advisory lock (PostgreSQL)', { databaseUrl: TEST_DATABASE_URL }] as const] : [])])(
-  'claiming an instance id with %s',
-  (_name, store) => {
-    const options = { dataDir, ...store };
+type Store = [name: string, options: { databaseUrl?: string }];
+const STORES: Store[] = [
+  ['a lock file (SQLite)', {}],
+  ...(TEST_DATABASE_URL ? [['an advisory lock (PostgreSQL)', { databaseUrl: TEST_DATABASE_URL }] as Store] : []),
+];
 
-    it('is held by one live process at a time, and free again once released', async () => {
-      const id = `claim-${Math.random().toString(36).slice(2)}`;
-      const first = await claimInstance(id, options);
-      const second = await claimInstance(id, options);
-      expect([first.held, second.held]).toEqual([true, false]);
-      expect((await claimInstance(`${id}-other`, options)).held).toBe(true);
-      await first.release();
-      const third = await claimInstance(id, options);
-      expect(third.held).toBe(true);
-      await third.release();
-    });
-  },
-);
+describe.each(STORES)('claiming an instance id with %s', (_name, store) => {
+  const options = { dataDir, ...store };
+
+  it('is held by one live process at a time, and free again once released', async () => {
+    const id = `claim-${Math.random().toString(36).slice(2)}`;
+    const first = await claimInstance(id, options);
+    const second = await claimInstance(id, options);
+    expect([first.held, second.held]).toEqual([true, false]);
+    expect((await claimInstance(`${id}-other`, options)).held).toBe(true);
+    await first.release();
+    const third = await claimInstance(id, options);
+    expect(third.held).toBe(true);
+    await third.release();
+  });
+});
 
 describe('the SQLite lock file', () => {
   const file = (id: string) => join(dataDir, `instance-${id}.lock`);
