@@ -7,6 +7,7 @@ import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { expectNowhereInClear, publicAccessToken } from './helpers/public-api-calls.ts';
 import { testDestination, type TestDestination } from './helpers/sync-destinations.ts';
+import { DeclarativeTable } from '../core/hosted/cloud-api/declarative-table.ts';
 
 /**
  * Secrets stay with the endpoint they were entered for: a destination's new host, port or database,
@@ -192,6 +193,13 @@ describe.each(BACKENDS)('secrets bound to their endpoint on %s', (backend) => {
       expect(checked.status).toBe(400);
       expect(checked.body.error_code).toBe('secret_required');
       expectSecretsNowhere();
+    });
+
+    it('binds such a source at start to the base URL its definition names then, so a later change finds it bound', async () => {
+      await fx.server.hosted.cloudDb.run('UPDATE cloud_sources SET secret_endpoint = NULL WHERE id = ?', [sourceId]);
+      await new DeclarativeTable(fx.server.hosted.cloudDb).bindUnboundSources();
+      const row = await fx.server.hosted.cloudDb.get<{ secret_endpoint: string | null }>('SELECT secret_endpoint FROM cloud_sources WHERE id = ?', [sourceId]);
+      expect(JSON.parse(row!.secret_endpoint!)).toMatchObject({ 'manifest.defaultBaseUrl': fx.chatSandbox.url });
     });
   });
 });

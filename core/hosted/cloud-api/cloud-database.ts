@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { migrate } from '../../stores/migrate.ts';
+import { DeclarativeTable } from './declarative-table.ts';
 import { PostgresDriver } from '../../stores/postgres-driver.ts';
 import { postgresPrivilegeProblem } from '../../stores/postgres-problems.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
@@ -27,6 +28,8 @@ export async function openCloudDatabase(options: CloudDatabaseOptions): Promise<
     : new SqliteDriver(options.dataDir, join(options.dataDir, CLOUD_API_DB_FILE));
   try {
     await migrate(driver, { dir: new URL('./migrations/', import.meta.url), table: 'cloud_api_migrations', lock: 7_263_106 });
+    // Sources from before secret endpoints were recorded: bound once, so "unrecorded" never has to mean "whatever it is now".
+    await new DeclarativeTable(driver).bindUnboundSources();
   } catch (error) {
     await driver.close();
     throw postgresPrivilegeProblem(error) ?? error;

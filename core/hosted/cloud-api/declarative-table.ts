@@ -1,5 +1,6 @@
 import { isUniqueViolation, type SqlDriver } from '../../stores/sql-driver.ts';
 import { declarativeEndpoint } from './declarative-endpoint.ts';
+import { declarativeSourceType } from './declarative-names.ts';
 import type { Manifest } from './declarative-manifest.ts';
 
 /** A published declarative source definition. */
@@ -70,6 +71,21 @@ export class DeclarativeTable {
       page.offset,
     ]);
     return rows.map(toDeclarativeRow);
+  }
+
+  /**
+   * Binds the sources whose secrets have no recorded endpoint to the one their definition names now.
+   * Racing a definition update is harmless: that binds them to the endpoint it replaces, in its own
+   * transaction, and whichever writes first leaves no NULL for the other.
+   */
+  async bindUnboundSources(): Promise<void> {
+    const rows = await this.driver.all<Row>('SELECT * FROM cloud_declarative_sources');
+    for (const definition of rows.map(toDeclarativeRow)) {
+      await this.driver.run('UPDATE cloud_sources SET secret_endpoint = ? WHERE type = ? AND secret_endpoint IS NULL', [
+        JSON.stringify(declarativeEndpoint(definition.manifest)),
+        declarativeSourceType(definition.id),
+      ]);
+    }
   }
 
   /**
