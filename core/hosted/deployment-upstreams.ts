@@ -1,6 +1,6 @@
 import type { LocalConnectorConfig } from '../runtime/runtime.ts';
 import type { Credentials } from '../sdk/index.ts';
-import { EgressPolicy } from '../security/egress/egress-policy.ts';
+import { EgressPolicy, endpointOfUrl } from '../security/egress/egress-policy.ts';
 
 /**
  * Where the hosted server's connector instances call: the operator's base URL of a type
@@ -25,8 +25,8 @@ export class DeploymentUpstreams {
   private openedFor(type: string, baseUrl: string): EgressPolicy {
     let policy = this.opened.get(type);
     if (!policy) {
-      const { hostname, port, protocol } = new URL(baseUrl);
-      policy = this.egress.opening(`${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`);
+      const { host, port } = endpointOfUrl(baseUrl);
+      policy = this.egress.opening(`${host}:${port}`);
       this.opened.set(type, policy);
     }
     return policy;

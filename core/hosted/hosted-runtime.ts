@@ -10,7 +10,7 @@ import { CredentialAttemptLimits, type CredentialAttemptLimitOptions } from './c
 import { HostedConnectors } from './hosted-connectors.ts';
 import { DeploymentUpstreams } from './deployment-upstreams.ts';
 import { EgressPolicy } from '../security/egress/egress-policy.ts';
-import { databaseIdentity } from './sync/destinations/database-identity.ts';
+import { databaseIdentity, stableIdentity } from './sync/destinations/database-identity.ts';
 import type { NetworkGuard } from './sync/destinations/network-guard.ts';
 import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector } from './load-hosted-connectors.ts';
 import type { WidgetScope } from './token-claims.ts';
@@ -160,7 +160,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   const upstreams = new DeploymentUpstreams(baseUrls, egress);
   const destinationGuard: NetworkGuard = {
     egress,
-    ...(options.databaseUrl ? { ownDatabase: () => databaseIdentity((sql) => cloudDb.all<Record<string, unknown>>(sql)) } : {}),
+    ...(options.databaseUrl ? { ownDatabase: stableIdentity(() => databaseIdentity((sql) => cloudDb.all<Record<string, unknown>>(sql))) } : {}),
   };
   const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, {
     async created(connector) {

@@ -42,11 +42,9 @@ export function instanceIdOf(dataDir: string, env: NodeJS.ProcessEnv): string {
 
 /**
  * The lease owner a job worker writes: the instance's id and one of this run, so a restart tells its
- * own earlier runs' leases (same instance, another run) from its own and from other instances'.
+ * own earlier runs' leases (owners starting with `earlierRuns`) from other instances'.
  */
-export function leaseOwnerFor(instanceId: string | undefined): { owner: string; earlierRuns?: { prefix: string; except: string } } {
+export function leaseOwnerFor(instanceId: string | undefined): { owner: string; earlierRuns?: string } {
   if (instanceId === undefined) return { owner: randomUUID() };
-  const prefix = `${instanceId}/`;
-  const owner = `${prefix}${randomUUID()}`;
-  return { owner, earlierRuns: { prefix, except: owner } };
+  return { owner: `${instanceId}/${randomUUID()}`, earlierRuns: `${instanceId}/` };
 }

@@ -30,13 +30,16 @@ export abstract class JobWorker<K extends string | number> implements JobKind<K>
     return this.abort.signal;
   }
 
-  /** Lets go at once the jobs held by owners starting with `prefix` but `except` (this run): an earlier run's of this instance. */
-  protected abstract releaseEarlierRuns(prefix: string, except: string): Promise<void>;
+  /**
+   * Lets go at once the jobs held by owners starting with `prefix`: an earlier run's of this instance.
+   * Called before this run claims anything, and only by the process holding the id (instance-claim.ts).
+   */
+  protected abstract releaseEarlierRuns(prefix: string): Promise<void>;
 
   /** An earlier run of this instance that died holding jobs: they are let go first, so this run takes them at once, not after their lease. */
   async start(): Promise<void> {
     if (this.abort.signal.aborted) return;
-    if (this.earlierRuns) await this.releaseEarlierRuns(this.earlierRuns.prefix, this.earlierRuns.except);
+    if (this.earlierRuns) await this.releaseEarlierRuns(this.earlierRuns);
     await this.queue.start();
   }
 

@@ -116,13 +116,8 @@ export class ReplicationJobs {
   }
 
   /** Lets go at once the jobs an earlier run of this instance held when it died (see SyncJobs.releaseEarlierRuns). */
-  async releaseEarlierRuns(prefix: string, except: string): Promise<void> {
-    await this.db.run('UPDATE replication_jobs SET lease_until = ? WHERE substr(lease_owner, 1, ?) = ? AND lease_owner <> ?', [
-      this.now(-1),
-      prefix.length,
-      prefix,
-      except,
-    ]);
+  async releaseEarlierRuns(prefix: string): Promise<void> {
+    await this.db.run('UPDATE replication_jobs SET lease_until = ? WHERE substr(lease_owner, 1, ?) = ?', [this.now(-1), prefix.length, prefix]);
   }
 
   /**

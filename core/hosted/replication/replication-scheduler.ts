@@ -51,8 +51,8 @@ export class ReplicationScheduler extends JobWorker<string> {
     this.leaseMs = options.leaseMs ?? 120_000;
   }
 
-  protected releaseEarlierRuns(prefix: string, except: string): Promise<void> {
-    return this.options.jobs.releaseEarlierRuns(prefix, except);
+  protected releaseEarlierRuns(prefix: string): Promise<void> {
+    return this.options.jobs.releaseEarlierRuns(prefix);
   }
 
   due(limit: number): Promise<string[]> {

@@ -206,15 +206,10 @@ export class SyncJobs {
 
   /**
    * Lets go at once the jobs an earlier run of this instance held when it died (owners starting with
-   * `prefix`, other than `except`, this run's): the next poll takes them as new attempts.
+   * `prefix`): the next poll takes them as new attempts.
    */
-  async releaseEarlierRuns(prefix: string, except: string): Promise<void> {
-    await this.db.run("UPDATE sync_jobs SET lease_until = ? WHERE status = 'running' AND substr(lease_owner, 1, ?) = ? AND lease_owner <> ?", [
-      this.now(-1),
-      prefix.length,
-      prefix,
-      except,
-    ]);
+  async releaseEarlierRuns(prefix: string): Promise<void> {
+    await this.db.run("UPDATE sync_jobs SET lease_until = ? WHERE status = 'running' AND substr(lease_owner, 1, ?) = ?", [this.now(-1), prefix.length, prefix]);
   }
 
   /** Adds what an attempt wrote to its counts and the job's. */

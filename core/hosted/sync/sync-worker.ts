@@ -55,8 +55,8 @@ export class SyncWorker extends JobWorker<number> {
     this.leaseMs = options.leaseMs ?? 60_000;
   }
 
-  protected releaseEarlierRuns(prefix: string, except: string): Promise<void> {
-    return this.options.jobs.releaseEarlierRuns(prefix, except);
+  protected releaseEarlierRuns(prefix: string): Promise<void> {
+    return this.options.jobs.releaseEarlierRuns(prefix);
   }
 
   /** This worker's id: the lease owner it writes, and the `worker` of its log events. */

@@ -14,8 +14,7 @@ export interface Endpoint {
  * The one rule for every connection made on a tenant's behalf (connector upstreams, destinations,
  * webhooks, OAuth endpoints): addresses are judged after DNS resolution, at connect time, so a name
  * that resolves to loopback, a rebinding name or an odd spelling of an address gets no further than
- * `127.0.0.1` would. Loopback, link-local, private, unique-local, unspecified, multicast and reserved
- * addresses are refused unless PLUGBOARD_EGRESS_ALLOW opens them.
+ * `127.0.0.1` would. The ranges of REFUSED_RANGES are refused unless PLUGBOARD_EGRESS_ALLOW opens them.
  */
 export class EgressPolicy {
   private readonly allows: (host: string, address: string | undefined, port: number) => boolean;
@@ -55,20 +54,13 @@ export class EgressPolicy {
   }
 
   /**
-   * What a check at creation time can tell: an address, or a name that resolves, is judged; a name
-   * that does not resolve (yet) is left to the check at connect time.
+   * What a check of a URL at creation time can tell: an address, or a name that resolves, is judged;
+   * a name that does not resolve (yet) is left to the check at connect time.
    */
-  async checkEndpoint(endpoint: Endpoint, field: string): Promise<void> {
-    await this.resolve(endpoint, field).catch((error: unknown) => {
+  async checkUrl(url: string, field: string): Promise<void> {
+    await this.resolve(endpointOfUrl(url), field).catch((error: unknown) => {
       if (error instanceof EgressRefusedError) throw error;
     });
-  }
-
-  /** `checkEndpoint` for a URL (an http(s) one's default port when it names none). */
-  async checkUrl(url: string, field: string): Promise<void> {
-    const parsed = new URL(url);
-    const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-    await this.checkEndpoint({ host: parsed.hostname, port }, field);
   }
 
   /** A `lookup` for sockets: the resolution judged before the socket connects to it. */
@@ -103,6 +95,12 @@ export class EgressPolicy {
       if (rule) throw new EgressRefusedError(endpoint, rule, field);
     }
   }
+}
+
+/** Where an http(s) URL connects: its host, and its port or the scheme's default. */
+export function endpointOfUrl(url: string): Endpoint {
+  const { hostname, port, protocol } = new URL(url);
+  return { host: hostname, port: Number(port || (protocol === 'https:' ? 443 : 80)) };
 }
 
 /** A host name, or an IPv4 or (unbracketed) IPv6 address: letters, digits and `.-_:%`, nothing empty. */

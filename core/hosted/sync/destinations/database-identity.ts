@@ -22,6 +22,20 @@ export async function databaseIdentity(query: Query): Promise<DatabaseIdentity> 
   return { systemIdentifier: (row.system_identifier as string | null) ?? null, startedAt: String(row.started_at), database: String(row.database) };
 }
 
+/**
+ * The server's own identity, read once it has a system identifier (which never changes); without
+ * one it is read each time, since the postmaster start time it falls back on changes with a restart.
+ */
+export function stableIdentity(read: () => Promise<DatabaseIdentity>): () => Promise<DatabaseIdentity> {
+  let known: DatabaseIdentity | undefined;
+  return async () => {
+    if (known) return known;
+    const identity = await read();
+    if (identity.systemIdentifier !== null) known = identity;
+    return identity;
+  };
+}
+
 export function sameDatabase(a: DatabaseIdentity, b: DatabaseIdentity): boolean {
   if (a.database !== b.database) return false;
   if (a.systemIdentifier !== null && b.systemIdentifier !== null) return a.systemIdentifier === b.systemIdentifier;
