@@ -9,3 +9,5 @@
 export * from './sandbox-kit.ts';
 export * from './seeded-random.ts';
 export * from './connector-kit.ts';
+/** OAuth 2.0 mechanics for a sandbox of a provider that issues tokens (grants, PKCE, consent page, stats). */
+export * as oauth from './oauth/index.ts';

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { OAuthSandbox } from '../../../testing/oauth/index.ts';
 import { FaultQueue } from './faults.ts';
+import { ACCESS_METHOD, AUTHORIZE_PATH, SlackOAuth } from './oauth.ts';
 import { generateSeed } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { SandboxStore } from './store.ts';
@@ -22,13 +24,14 @@ export type {
   SlackUserProfile,
   TopicValue,
 } from './types.ts';
+export type { OAuthClientPair, OAuthStats } from '../../../testing/oauth/index.ts';
 export { BASE_EPOCH } from './seed.ts';
 
 /**
- * A local emulator of the Slack Web API (15 methods) over plain HTTP, backed by deterministic seeded
- * data, with fault injection for rate limits and server errors.
+ * A local emulator of the Slack Web API (17 methods) over plain HTTP, backed by deterministic seeded
+ * data, with fault injection for rate limits and server errors, and Slack's OAuth v2 (token rotation on).
  */
-export class SlackSandbox {
+export class SlackSandbox extends OAuthSandbox {
   /** API root, e.g. http://127.0.0.1:4010/api; callers append /<method>. */
   readonly url: string;
   /** The bot user the token belongs to. */
@@ -40,10 +43,13 @@ export class SlackSandbox {
     private readonly server: Server,
     private readonly store: SandboxStore,
     private readonly faults: FaultQueue,
+    oauth: SlackOAuth,
     requests: SandboxRequestLogEntry[],
-    url: string,
+    origin: string,
   ) {
-    this.url = url;
+    // authorizeUrl and tokenUrl stand where https://slack.com/oauth/v2/authorize and .../api/oauth.v2.access do.
+    super(oauth.authority, `${origin}${AUTHORIZE_PATH}`, `${origin}/api/${ACCESS_METHOD}`);
+    this.url = `${origin}/api`;
     this.botUserId = store.botUserId;
     this.requests = requests;
   }
@@ -60,10 +66,13 @@ export class SlackSandbox {
       options.clock,
     );
     const faults = new FaultQueue();
+    const oauth = new SlackOAuth(store, options.token, options);
     const requests: SandboxRequestLogEntry[] = [];
-    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests: options.recordRequests === false ? null : requests }));
+    const server = createServer(
+      createRequestHandler({ token: options.token, store, faults, oauth, requests: options.recordRequests === false ? null : requests }),
+    );
     const origin = await listen(server, options.port, options.host);
-    return new SlackSandbox(server, store, faults, requests, `${origin}/api`);
+    return new SlackSandbox(server, store, faults, oauth, requests, origin);
   }
 
   /** Live in-memory state (mutations made through the API show up here). */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isOAuthControlPath, oauthControl, serveAuthorize } from '../../../testing/oauth/index.ts';
 import { Args } from './args.ts';
 import { SlackError } from './errors.ts';
 import { checkFault, type FaultQueue } from './faults.ts';
 import { METHODS, type MethodDef } from './methods/index.ts';
+import { AUTHORIZE_PATH, type SlackOAuth } from './oauth.ts';
 import type { SandboxStore } from './store.ts';
 import type { ArgForm, SandboxFault, SandboxRequestLogEntry } from './types.ts';
 import { RawJson, type Wire } from './wire.ts';
@@ -35,6 +37,7 @@ export interface ServerDeps {
   faults: FaultQueue;
   /** Null when the sandbox does not record its requests. */
   requests: SandboxRequestLogEntry[] | null;
+  oauth: SlackOAuth;
 }
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -52,6 +55,8 @@ async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   const path = url.pathname;
   if (path === '/_sandbox/health') return sendJson(res, 200, { ok: true });
   if (path === '/_sandbox/faults') return handleFaultRequest(deps, req, res);
+  if (isOAuthControlPath(path)) return handleOAuthControl(deps, req, res, path);
+  if (path === AUTHORIZE_PATH) return serveAuthorize(req, res, url, deps.oauth.authority, deps.oauth.authorize);
   if (!path.startsWith('/api/')) return sendJson(res, 404, { ok: false, error: 'unknown_method' });
   if (req.method !== 'GET' && req.method !== 'POST') {
     return sendJson(res, 405, { ok: false, error: 'method_not_allowed' }, { allow: 'GET, POST' });
@@ -67,7 +72,7 @@ async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   if (!def) return sendJson(res, 404, { ok: false, error: 'unknown_method' });
   if (body === null) return sendJson(res, 413, { ok: false, error: 'request_too_large' });
 
-  const authError = checkAuth(req, deps.token);
+  const authError = def.unauthenticated ? undefined : checkAuth(req, deps.token, deps.oauth);
   if (authError) return sendSlack(res, { ok: false, error: authError });
 
   const fault = deps.faults.take(method);
@@ -77,7 +82,9 @@ async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   if (parsed.error) result = { ok: false, error: parsed.error };
   else {
     try {
-      result = def.handle({ store: deps.store, args: new Args(parsed.args) });
+      const authorization = headerValue(req.headers.authorization);
+      const token = def.unauthenticated ? '' : (bearerToken(authorization) ?? '');
+      result = def.handle({ store: deps.store, args: new Args(parsed.args), oauth: deps.oauth, authorization, token });
     } catch (err) {
       if (!(err instanceof SlackError)) throw err;
       result = { ok: false, error: err.code };
@@ -105,14 +112,36 @@ async function handleFaultRequest(deps: ServerDeps, req: IncomingMessage, res: S
   sendJson(res, 200, { ok: true });
 }
 
-/** Only `Authorization: Bearer <token>` authenticates; a `token` argument is deliberately ignored. */
-function checkAuth(req: IncomingMessage, token: string): 'not_authed' | 'invalid_auth' | undefined {
+/** The control endpoints of OAuth (stats, expire, revoke), behind the static token like the fault endpoint. */
+function handleOAuthControl(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string): void {
+  req.resume();
+  const authError = checkAuth(req, deps.token);
+  if (authError) return sendJson(res, 401, { ok: false, error: authError });
+  const answer = oauthControl(deps.oauth.authority, req.method, path);
+  if (answer.kind === 'stats') return sendJson(res, 200, answer.stats);
+  if (answer.kind === 'done') return sendJson(res, 200, { ok: true });
+  if (answer.kind === 'method_not_allowed') return sendJson(res, 405, { ok: false, error: 'method_not_allowed' }, { allow: answer.allow });
+  sendJson(res, 404, { ok: false, error: 'unknown_method' });
+}
+
+/**
+ * Only `Authorization: Bearer <token>` authenticates; a `token` argument is deliberately ignored. The
+ * static token always does; with `oauth`, so does a live OAuth-issued one (Slack names why others fail).
+ */
+function checkAuth(req: IncomingMessage, token: string, oauth?: SlackOAuth): string | undefined {
   const header = headerValue(req.headers.authorization)?.trim();
   if (!header) return 'not_authed';
-  const m = /^Bearer(?:\s+(\S*))?$/i.exec(header);
-  if (m && !m[1]) return 'not_authed';
-  if (!m || m[1] !== token) return 'invalid_auth';
-  return undefined;
+  const presented = bearerToken(header);
+  if (presented === '') return 'not_authed';
+  if (presented === undefined) return 'invalid_auth';
+  if (presented === token) return undefined;
+  return oauth ? oauth.refusal(presented) : 'invalid_auth';
+}
+
+/** The token of a Bearer header ('' when it has none); undefined for any other scheme. */
+function bearerToken(header: string | null): string | undefined {
+  const m = /^Bearer(?:\s+(\S*))?$/i.exec(header?.trim() ?? '');
+  return m ? (m[1] ?? '') : undefined;
 }
 
 interface ParsedArgs {

@@ -1,11 +1,16 @@
+import type { OAuthSandboxOptions } from '../../../testing/oauth/index.ts';
+
 /**
  * Public types of the Slack sandbox, plus the wire shapes it emits. Wire shapes follow the Slack Web
  * API (objs_user, objs_conversation, objs_message in slack_web_openapi_v2); optional members are the
  * ones real Slack leaves out in some cases (deleted users, system messages, IMs).
  */
 
-export interface SlackSandboxOptions {
-  /** The only credential accepted, as `Authorization: Bearer <token>`. */
+export interface SlackSandboxOptions extends OAuthSandboxOptions {
+  /**
+   * The static credential, as `Authorization: Bearer <token>`: valid forever, like a pasted bot token.
+   * Tokens issued by OAuth (`tokenTtlSeconds`, default 43200; `oauthClient`) are accepted on top.
+   */
   token: string;
   /** Default 0: an ephemeral port. */
   port?: number;
@@ -14,8 +19,9 @@ export interface SlackSandboxOptions {
   /** Default 1. Same seed and sizes give identical data. */
   seed?: number;
   /**
-   * Wall clock of the effects of API calls (new message ts, topic times), in milliseconds. Default
-   * Date.now; a fixed clock makes two sandboxes answer the same writes identically.
+   * Wall clock of the effects of API calls (new message ts, topic times) and of OAuth code and token
+   * lifetimes, in milliseconds. Default Date.now; a fixed clock makes two sandboxes answer the same
+   * writes identically.
    */
   clock?: () => number;
   /** Members returned by users.list (bot user and Slackbot included). Default 50. */

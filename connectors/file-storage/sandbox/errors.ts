@@ -15,6 +15,8 @@ export interface DriveErrorItem {
 export interface DriveErrorOptions {
   location?: string;
   locationType?: 'parameter' | 'header';
+  /** The item's message where Google words it apart from the top one ("Invalid Credentials"). */
+  itemMessage?: string;
   /** Canonical status name (UNAUTHENTICATED, RESOURCE_EXHAUSTED...), only where Google sends it. */
   status?: string;
   headers?: Record<string, string>;
@@ -35,7 +37,7 @@ export class DriveError extends Error {
   }
 
   toJSON(): { error: Record<string, unknown> } {
-    const item: DriveErrorItem = { message: this.message, domain: 'global', reason: this.reason };
+    const item: DriveErrorItem = { message: this.options.itemMessage ?? this.message, domain: 'global', reason: this.reason };
     if (this.options.location !== undefined) item.location = this.options.location;
     if (this.options.locationType !== undefined) item.locationType = this.options.locationType;
     const error: Record<string, unknown> = { code: this.code, message: this.message, errors: [item] };
@@ -83,17 +85,21 @@ export function invalidFieldSelection(name: string): DriveError {
 
 const BEARER_REALM = 'Bearer realm="https://accounts.google.com/"';
 
+/**
+ * 401 for a missing credential, or for a token Google does not take (unknown, expired, revoked: one
+ * answer, "Invalid Credentials" with `error="invalid_token"` in WWW-Authenticate, as RFC 6750 §3.1 says).
+ */
 export function authError(missing: boolean): DriveError {
   const message = missing
     ? 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.'
     : 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.';
-  const err = new DriveError(401, 'authError', message, {
+  return new DriveError(401, 'authError', message, {
     location: 'Authorization',
     locationType: 'header',
     status: 'UNAUTHENTICATED',
-    headers: { 'www-authenticate': BEARER_REALM },
+    ...(missing ? {} : { itemMessage: 'Invalid Credentials' }),
+    headers: { 'www-authenticate': missing ? BEARER_REALM : `${BEARER_REALM}, error="invalid_token"` },
   });
-  return err;
 }
 
 /** The error an injected fault answers with, shaped like Drive's error for that status. */

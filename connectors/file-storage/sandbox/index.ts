@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import { OAuthSandbox } from '../../../testing/oauth/index.ts';
 import { readRange } from './content.ts';
 import { FaultBook } from './faults.ts';
 import { isGoogleType } from './mime.ts';
+import { AUTHORIZE_PATH, DriveOAuth, TOKEN_PATH } from './oauth.ts';
 import { generateSeed } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { DriveStore } from './store.ts';
@@ -24,6 +26,7 @@ export type {
   RevisionRecord,
   SharedDriveRecord,
 } from './types.ts';
+export type { OAuthClientPair, OAuthStats } from '../../../testing/oauth/index.ts';
 export { SANDBOX_EPOCH } from './clock.ts';
 export { EXPORT_SIZE_LIMIT } from './export.ts';
 export { LARGE_DOC_EXPORT_BYTES, LARGE_FILE_NAME } from './seed.ts';
@@ -32,8 +35,9 @@ export { LARGE_DOC_EXPORT_BYTES, LARGE_FILE_NAME } from './seed.ts';
  * A local emulator of the Google Drive v3 REST API (read methods) over plain node:http, backed by
  * deterministic seeded data: files of every kind, shared drives, permissions, comments, revisions
  * and a change log. Media is generated on the fly, so multi-gigabyte downloads cost no memory.
+ * Google's OAuth 2.0 (consent page, token and revoke endpoints) issues access tokens on top of the static one.
  */
-export class DriveSandbox {
+export class DriveSandbox extends OAuthSandbox {
   /** API root, e.g. http://127.0.0.1:4011 (callers append /drive/v3/...). */
   readonly url: string;
   /** Id of "large.bin" when largeFileBytes was given. */
@@ -47,9 +51,12 @@ export class DriveSandbox {
     private readonly server: Server,
     private readonly store: DriveStore,
     private readonly faults: FaultBook,
+    oauth: DriveOAuth,
     requests: DriveRequestLogEntry[],
     url: string,
   ) {
+    // authorizeUrl and tokenUrl stand where https://accounts.google.com/o/oauth2/v2/auth and https://oauth2.googleapis.com/token do.
+    super(oauth.authority, `${url}${AUTHORIZE_PATH}`, `${url}${TOKEN_PATH}`);
     this.url = url;
     this.requests = requests;
     this.data = store.data;
@@ -69,10 +76,13 @@ export class DriveSandbox {
       }),
     );
     const faults = new FaultBook();
+    const oauth = new DriveOAuth(store, options);
     const requests: DriveRequestLogEntry[] = [];
-    const server = createServer(createRequestHandler({ token: options.token, store, faults, requests: options.recordRequests === false ? null : requests }));
+    const server = createServer(
+      createRequestHandler({ token: options.token, store, faults, oauth, requests: options.recordRequests === false ? null : requests }),
+    );
     const origin = await listen(server, options.port, options.host);
-    return new DriveSandbox(server, store, faults, requests, origin);
+    return new DriveSandbox(server, store, faults, oauth, requests, origin);
   }
 
   /** The next `count` requests under `fault.path` fail with `status` (or, for media, get cut short). */

@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isOAuthControlPath, oauthControl } from '../../../testing/oauth/index.ts';
 import { checkAuth } from './auth.ts';
 import { DriveError, faultError } from './errors.ts';
 import { checkFault, type FaultBook } from './faults.ts';
 import type { HandlerResult } from './handlers/context.ts';
 import { sendMedia } from './media.ts';
+import type { DriveOAuth } from './oauth.ts';
+import { isOAuthEndpoint, serveOAuthEndpoint } from './oauth-endpoints.ts';
 import { QueryParams } from './params.ts';
 import { API_PREFIX, matchRoute } from './routes.ts';
 import type { DriveStore } from './store.ts';
@@ -23,6 +26,7 @@ export interface ServerDeps {
   faults: FaultBook;
   /** Null when the sandbox does not record its requests. */
   requests: DriveRequestLogEntry[] | null;
+  oauth: DriveOAuth;
 }
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -45,6 +49,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   const path = url.pathname;
   if (path.startsWith('/_sandbox/')) return handleControl(deps, req, res, path);
+  // Google's OAuth endpoints live on other hosts (accounts.google.com, oauth2.googleapis.com): not Drive API traffic.
+  if (isOAuthEndpoint(path)) return serveOAuthEndpoint(req, res, url, deps.oauth);
 
   const range = req.headers.range ?? null;
   deps.requests?.push({ httpMethod: req.method ?? 'GET', path, query: firstValues(url.searchParams), range });
@@ -58,7 +64,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     badPrettyPrint = err;
   }
 
-  const authFailure = checkAuth(req, deps.token);
+  const authFailure = checkAuth(req, deps.token, deps.oauth);
   if (authFailure) return sendError(res, authFailure, pretty);
   if (badPrettyPrint) return sendError(res, badPrettyPrint, pretty);
 
@@ -106,6 +112,7 @@ function faultResponse(fault: DriveFault): DriveError {
 
 async function handleControl(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (path === '/_sandbox/health') return sendJson(res, 200, { status: 'ok' }, false);
+  if (isOAuthControlPath(path)) return handleOAuthControl(deps, req, res, path);
   if (path !== '/_sandbox/faults') return sendError(res, new DriveError(404, 'notFound', 'Not Found'), false);
   if (req.method !== 'POST') return sendError(res, new DriveError(405, 'methodNotAllowed', 'Use POST.', { headers: { allow: 'POST' } }), false);
   const body = await readBody(req);
@@ -122,6 +129,20 @@ async function handleControl(deps: ServerDeps, req: IncomingMessage, res: Server
   if (problem) return sendError(res, new DriveError(400, 'invalid', `Invalid fault: ${problem}`), false);
   deps.faults.add(fault as DriveFault);
   sendJson(res, 200, { status: 'ok' }, false);
+}
+
+/** The control endpoints of OAuth (stats, expire, revoke), behind the static token like the fault endpoint. */
+function handleOAuthControl(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string): void {
+  req.resume();
+  const authFailure = checkAuth(req, deps.token);
+  if (authFailure) return sendError(res, authFailure, false);
+  const answer = oauthControl(deps.oauth.authority, req.method, path);
+  if (answer.kind === 'stats') return sendJson(res, 200, answer.stats, false);
+  if (answer.kind === 'done') return sendJson(res, 200, { status: 'ok' }, false);
+  if (answer.kind === 'method_not_allowed') {
+    return sendError(res, new DriveError(405, 'methodNotAllowed', `Use ${answer.allow}.`, { headers: { allow: answer.allow } }), false);
+  }
+  sendError(res, new DriveError(404, 'notFound', 'Not Found'), false);
 }
 
 /** The body, or null when it exceeds MAX_BODY_BYTES (the rest is drained so the client sees the answer). */

@@ -1,12 +1,20 @@
+import type { OAuthSandboxOptions } from '../../../testing/oauth/index.ts';
+
 /**
  * The sandbox's in-memory model. Records hold what Drive stores; the JSON Drive sends is built from
  * them per request (wire.ts), because much of it depends on the request (supportsAllDrives, fields).
  * Times are RFC 3339 strings with milliseconds, as Drive writes them ("2024-05-01T10:00:00.000Z").
  */
 
-export interface DriveSandboxOptions {
-  /** Only `Authorization: Bearer <token>` is accepted; anything else is a 401 Drive error. */
+export interface DriveSandboxOptions extends OAuthSandboxOptions {
+  /**
+   * The static credential, as `Authorization: Bearer <token>`: valid forever, like a pasted token.
+   * Access tokens issued by OAuth (`tokenTtlSeconds`, default 3599; `oauthClient`) are accepted on
+   * top; anything else is a 401 Drive error.
+   */
   token: string;
+  /** Wall clock of OAuth code and token lifetimes, in milliseconds (default Date.now). The seeded world keeps its fixed epoch. */
+  clock?: () => number;
   /** Default 0 (a free port). */
   port?: number;
   /** Default 127.0.0.1. */

@@ -1,5 +1,6 @@
 import type { Args } from '../args.ts';
 import { SlackError } from '../errors.ts';
+import type { SlackOAuth } from '../oauth.ts';
 import type { SandboxStore } from '../store.ts';
 import type { SandboxChannel } from '../types.ts';
 import type { RawJson, Wire } from '../wire.ts';
@@ -7,11 +8,18 @@ import type { RawJson, Wire } from '../wire.ts';
 export interface MethodContext {
   store: SandboxStore;
   args: Args;
+  oauth: SlackOAuth;
+  /** The Authorization header as sent (oauth.v2.access may carry client credentials in it). */
+  authorization: string | null;
+  /** The bearer token the request was authenticated with ('' for a method that needs none). */
+  token: string;
 }
 
 export interface MethodDef {
   /** Write methods honour JSON bodies; Slack ignores JSON bodies sent to read methods. */
   write: boolean;
+  /** Called without a bearer token (oauth.v2.access authenticates the client instead). */
+  unauthenticated?: boolean;
   handle(ctx: MethodContext): Wire | RawJson;
 }
 

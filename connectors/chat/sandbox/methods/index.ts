@@ -11,6 +11,7 @@ import {
   conversationsSetTopic,
 } from './conversations.ts';
 import { conversationsHistory, conversationsReplies } from './history.ts';
+import { authRevoke, oauthV2Access } from './oauth.ts';
 import { reactionsAdd } from './reactions.ts';
 import { usersInfo, usersList } from './users.ts';
 
@@ -19,6 +20,8 @@ export type { MethodContext, MethodDef } from './context.ts';
 /** The Web API methods the sandbox emulates, by Slack method name. */
 export const METHODS: Readonly<Record<string, MethodDef>> = {
   'auth.test': authTest,
+  'auth.revoke': authRevoke,
+  'oauth.v2.access': oauthV2Access,
   'users.list': usersList,
   'users.info': usersInfo,
   'conversations.list': conversationsList,
