@@ -49,6 +49,16 @@ export class AuthenticationError extends PlugboardError {
   }
 }
 
+/**
+ * 401 `credentials_expired`: the provider refused the OAuth grant for good (revoked, or a rotated
+ * refresh token used twice). Only the end user connecting again helps; retrying never does.
+ */
+export class CredentialsExpiredError extends PlugboardError {
+  constructor(detail = 'The connected account must be connected again: its OAuth grant was revoked or has expired') {
+    super(401, detail, 'credentials_expired');
+  }
+}
+
 /** 403 with a fixed text: it never says whether the resource exists. */
 export class AccessDeniedError extends PlugboardError {
   constructor() {

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { DEFAULT_CREDENTIAL_ATTEMPT_LIMITS, type CredentialAttemptLimitOptions } from '../core/hosted/credential-attempts.ts';
 import { DEFAULT_SEARCH_BUDGET_MS } from '../core/hosted/context-store/search-budget.ts';
-import type { BaseUrlsForTypes } from '../core/hosted/load-hosted-connectors.ts';
-import { baseUrlSettings } from './base-url-settings.ts';
+import type { BaseUrlsForTypes, OAuthUrlsForTypes } from '../core/hosted/load-hosted-connectors.ts';
+import { baseUrlSettings, oauthUrlSettings } from './base-url-settings.ts';
 import { databaseUrlSetting, httpUrlSetting, integerSetting, listSetting } from './env-settings.ts';
 import { organizationEmailSetting } from './organization-email.ts';
 import { EgressPolicy } from '../core/security/egress/egress-policy.ts';
@@ -22,6 +22,8 @@ export interface ServerConfig {
    * of the types, which are known only once the connectors are loaded.
    */
   baseUrls: BaseUrlsForTypes;
+  /** Per connector type, the operator's OAuth endpoints in place of the declared ones (PLUGBOARD_<TYPE>_AUTHORIZE_URL, _TOKEN_URL). */
+  oauthUrls?: OAuthUrlsForTypes;
   /** What connections made on a tenant's behalf may reach (PLUGBOARD_EGRESS_ALLOW opens addresses the default refuses). */
   egress: EgressPolicy;
   /** Largest JSON body accepted, in bytes. */
@@ -72,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     organizationEmail: organizationEmailSetting(env, publicUrl),
     connectors: listSetting(env, 'PLUGBOARD_CONNECTORS'),
     baseUrls: (types) => baseUrlSettings(env, types),
+    oauthUrls: (types) => oauthUrlSettings(env, types),
     egress: egressSetting(env),
     bodyLimitBytes: integerSetting(env, 'PLUGBOARD_BODY_LIMIT_BYTES', 1024 * 1024, 1),
     headersTimeoutSeconds,

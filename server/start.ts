@@ -43,6 +43,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     builtins: BUILTIN_CONNECTORS,
     connectors: config.connectors,
     baseUrls: config.baseUrls,
+    oauthUrls: config.oauthUrls,
     egress: config.egress,
     env: options.env,
     onKeyProblem: (message) => logger.error(message),

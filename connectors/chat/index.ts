@@ -19,6 +19,32 @@ export default defineConnector({
   auth: {
     oauth: { header: 'Authorization', scheme: 'Bearer' },
     token: { header: 'Authorization', scheme: 'Bearer' },
+    // Slack's v2 flow for a bot token. With token rotation on, refresh tokens are single-use: a second use revokes the grant.
+    oauth2: {
+      authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+      tokenUrl: 'https://slack.com/api/oauth.v2.access',
+      scopes: [
+        'channels:history',
+        'channels:join',
+        'channels:manage',
+        'channels:read',
+        'chat:write',
+        'groups:history',
+        'groups:read',
+        'groups:write',
+        'im:history',
+        'im:read',
+        'mpim:history',
+        'mpim:read',
+        'reactions:write',
+        'users:read',
+        'users:read.email',
+      ],
+      scopeSeparator: ',',
+      // A revoked token is renewed too: the refresh then fails for good, and the source is marked for reconnection.
+      expiredToken: { codes: ['token_expired', 'token_revoked'] },
+      revokedCodes: ['invalid_refresh_token', 'invalid_grant'],
+    },
   },
   defaultBaseUrl: 'https://slack.com/api',
   transport: { timeoutMs: 30_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: slackErrors },

@@ -16,6 +16,16 @@ export default defineConnector({
   auth: {
     oauth: { header: 'Authorization', scheme: 'Bearer' },
     token: { header: 'Authorization', scheme: 'Bearer' },
+    // Google's web-server flow: offline access and a forced consent bring a refresh token, which Google does not rotate.
+    oauth2: {
+      authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      scopes: ['https://www.googleapis.com/auth/drive.readonly'],
+      authorizeParams: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
+      pkce: true,
+      expiredToken: { status: 401 },
+      revokedCodes: ['invalid_grant'],
+    },
   },
   defaultBaseUrl: 'https://www.googleapis.com',
   transport: { timeoutMs: 60_000, maxRetries: 3, maxRetryAfterSeconds: 60, errors: driveErrors },

@@ -1,12 +1,26 @@
 import type { LocalConnectorConfig } from '../runtime/runtime.ts';
-import type { Credentials } from '../sdk/index.ts';
+import type { Credentials, OAuth2Settings } from '../sdk/index.ts';
 import { EgressPolicy, endpointOfUrl } from '../security/egress/egress-policy.ts';
+
+/** An operator's OAuth endpoints of a type (PLUGBOARD_<TYPE>_AUTHORIZE_URL, _TOKEN_URL), in place of the declared ones. */
+export interface OAuthUrlSettings {
+  authorizeUrl?: string;
+  tokenUrl?: string;
+}
+
+/** Where a type's OAuth flow runs in this deployment, and the policy its token requests obey. */
+export interface DeploymentOAuthEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  egress: EgressPolicy;
+}
 
 /**
  * Where the hosted server's connector instances call: the operator's base URL of a type
- * (PLUGBOARD_<TYPE>_BASE_URL) is trusted as configured, its host and port opened for that type
- * alone (a redirect elsewhere is judged as any connection); any other base URL (a connector's
- * default, a declarative definition's `defaultBaseUrl` a tenant wrote) goes through the policy as is.
+ * (PLUGBOARD_<TYPE>_BASE_URL) and its token URL (PLUGBOARD_<TYPE>_TOKEN_URL) are trusted as
+ * configured, their hosts and ports opened for that type alone (a redirect elsewhere is judged as any
+ * connection); any other URL (a connector's default, a declarative definition's `defaultBaseUrl`, a
+ * token URL in a tenant's credentials) goes through the policy as is.
  */
 export class DeploymentUpstreams {
   private readonly opened = new Map<string, EgressPolicy>();
@@ -14,19 +28,34 @@ export class DeploymentUpstreams {
   constructor(
     private readonly baseUrls: Record<string, string | undefined>,
     readonly egress: EgressPolicy = new EgressPolicy(),
+    private readonly oauthUrls: Record<string, OAuthUrlSettings | undefined> = {},
   ) {}
 
   instanceConfig(type: string, credentials: Credentials): LocalConnectorConfig {
     const baseUrl = this.baseUrls[type];
-    return baseUrl ? { credentials, base_url: baseUrl, egress: this.openedFor(type, baseUrl) } : { credentials, egress: this.egress };
+    const tokenUrl = this.oauthUrls[type]?.tokenUrl;
+    // A refresh grant without a token URL of its own refreshes where this deployment runs the type's flow.
+    const withTokenUrl = tokenUrl !== undefined && 'refresh_token' in credentials && credentials.token_url === undefined ? { ...credentials, token_url: tokenUrl } : credentials;
+    return { credentials: withTokenUrl, ...(baseUrl ? { base_url: baseUrl } : {}), egress: this.policyFor(type) };
   }
 
-  /** One policy per configured type, so instances of a type share their keep-alive sockets. */
-  private openedFor(type: string, baseUrl: string): EgressPolicy {
+  /** The type's OAuth endpoints: the operator's where set, else the connector's declared ones. */
+  oauthEndpoints(type: string, declared: OAuth2Settings): DeploymentOAuthEndpoints {
+    const configured = this.oauthUrls[type];
+    return {
+      authorizeUrl: configured?.authorizeUrl ?? declared.authorizeUrl,
+      tokenUrl: configured?.tokenUrl ?? declared.tokenUrl,
+      egress: this.policyFor(type),
+    };
+  }
+
+  /** One policy per type, so its instances share their keep-alive sockets: the operator's endpoints opened, nothing else. */
+  private policyFor(type: string): EgressPolicy {
     let policy = this.opened.get(type);
     if (!policy) {
-      const { host, port } = endpointOfUrl(baseUrl);
-      policy = this.egress.opening(`${host}:${port}`);
+      const trusted = [this.baseUrls[type], this.oauthUrls[type]?.tokenUrl].filter((url): url is string => url !== undefined);
+      const endpoints = trusted.map((url) => endpointOfUrl(url)).map(({ host, port }) => `${host}:${port}`);
+      policy = endpoints.length === 0 ? this.egress : this.egress.opening(endpoints.join(','));
       this.opened.set(type, policy);
     }
     return policy;

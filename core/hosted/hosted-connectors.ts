@@ -12,6 +12,7 @@ import type { Store, StoredConnector, Template } from '../stores/types.ts';
 import type { ContextStore } from './context-store/context-store.ts';
 import type { DeploymentUpstreams } from './deployment-upstreams.ts';
 import type { ReplicationTarget } from './replication/run-replication.ts';
+import { credentialKeys, type CredentialStatus, type OAuthTokens } from './oauth/oauth-tokens.ts';
 import { forTokenSubject } from './stale-token.ts';
 import { offersTemplate } from './templates.ts';
 import type { WidgetScope } from './token-claims.ts';
@@ -24,6 +25,8 @@ export interface HostedConnectorRecord {
   external_user_id: string;
   workspace_id: string;
   auth_type: AuthKind;
+  /** `needs_reauth` once the OAuth grant is gone (revoked, expired): only connecting again helps. */
+  auth_status: CredentialStatus;
   replication_config: Record<string, unknown> | null;
   source_template_id: string | null;
   created_at: string;
@@ -102,6 +105,8 @@ export class HostedConnectors {
     private readonly upstreams: DeploymentUpstreams,
     /** Where replication stores records and search reads them. */
     private readonly contextStore: ContextStore,
+    /** The renewed tokens of OAuth credentials that carry a refresh grant. */
+    private readonly oauthTokens: OAuthTokens,
     /** Told of each connector stored (its first replication) and deleted. */
     private readonly lifecycle: {
       created(connector: StoredConnector): Promise<void>;
@@ -140,7 +145,7 @@ export class HostedConnectors {
       connector_type: input.connector_type,
       name: input.name ?? `${input.connector_type} connector of ${input.external_user_id}`,
       auth_type: authType,
-      credentials: this.seal(credentials, authType),
+      credentials: this.seal(credentials),
       replication_config: replicationConfig,
       source_template_id: input.source_template_id ?? null,
       created_at: new Date().toISOString(),
@@ -148,7 +153,7 @@ export class HostedConnectors {
     const kept = await forTokenSubject(this.store.createConnectorIfAbsent(connector));
     if (kept.id !== connector.id) throw new ConnectorExistsError(kept);
     await this.lifecycle.created(connector);
-    return toRecord(connector);
+    return toRecord(connector, 'active');
   }
 
   /**
@@ -194,7 +199,7 @@ export class HostedConnectors {
     const credentials = changes.credentials === undefined ? undefined : this.checkCredentialShape(type, changes.credentials);
     const replicationConfig = changes.replication_config === undefined ? undefined : this.checkReplicationConfig(type, changes.replication_config);
     if (credentials) await this.checkWithUpstream(type, id, credentials.credentials);
-    const sealed = credentials && { auth_type: credentials.authType, credentials: this.seal(credentials.credentials, credentials.authType) };
+    const sealed = credentials && { auth_type: credentials.authType, credentials: this.seal(credentials.credentials) };
     const settingsChanged = replicationConfig !== undefined && !isDeepStrictEqual(replicationConfig, connector.replication_config);
     const stored = await this.store.updateConnector(id, {
       ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -202,6 +207,8 @@ export class HostedConnectors {
       ...(sealed ? { credentials: sealed } : {}),
     });
     if (!stored) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
+    // New credentials start afresh: whatever was renewed of the old ones, or found revoked, is theirs alone.
+    if (sealed) await this.oauthTokens.forget(credentialKeys.connector(id));
     const updated: StoredConnector = {
       ...connector,
       ...(sealed ?? {}),
@@ -213,7 +220,7 @@ export class HostedConnectors {
       const startMoved = settingsChanged && replicationConfig?.start_date !== connector.replication_config?.start_date;
       await this.lifecycle.updated(updated, { reset: sealed !== undefined || startMoved });
     }
-    return toRecord(updated);
+    return (await this.withStatus([updated]))[0]!;
   }
 
   /** An embedded source the caller may change: in its workspace (else 403, as everywhere), and to a widget one it could have made. */
@@ -233,7 +240,7 @@ export class HostedConnectors {
    */
   async listEmbeddedSources(scope: Required<AccessScope>, widget: WidgetScope | undefined): Promise<HostedConnectorRecord[]> {
     const sources = await this.store.listConnectors({ workspace_id: scope.workspace_id, from_template: true });
-    if (!widget) return sources.map(toRecord);
+    if (!widget) return this.withStatus(sources);
     const templates = new Map<string, Template | null>();
     const visible: StoredConnector[] = [];
     for (const source of sources) {
@@ -242,21 +249,28 @@ export class HostedConnectors {
       const template = templates.get(templateId);
       if (template && reachableByWidget(widget, template, source, scope.workspace_id)) visible.push(source);
     }
-    return visible.map(toRecord);
+    return this.withStatus(visible);
   }
 
   async list(scope: AccessScope, filter: { external_user_id?: string; connector_type?: string; from_template?: boolean }): Promise<HostedConnectorRecord[]> {
     if (!scope.workspace_id) throw new AccessDeniedError();
-    return (await this.store.listConnectors({ workspace_id: scope.workspace_id, ...filter })).map(toRecord);
+    return this.withStatus(await this.store.listConnectors({ workspace_id: scope.workspace_id, ...filter }));
   }
 
   async get(scope: AccessScope, id: string): Promise<HostedConnectorRecord> {
-    return toRecord(await this.find(scope, id));
+    return (await this.withStatus([await this.find(scope, id)]))[0]!;
+  }
+
+  /** The records of stored connectors, each with whether its OAuth grant still works. */
+  private async withStatus(connectors: StoredConnector[]): Promise<HostedConnectorRecord[]> {
+    const expired = await this.oauthTokens.needingReauth(connectors.map((connector) => credentialKeys.connector(connector.id)));
+    return connectors.map((connector) => toRecord(connector, expired.has(credentialKeys.connector(connector.id)) ? 'needs_reauth' : 'active'));
   }
 
   async delete(scope: AccessScope, id: string): Promise<void> {
     await this.find(scope, id);
     await this.store.deleteConnector(id);
+    await this.oauthTokens.forget(credentialKeys.connector(id));
     this.executors.delete(id);
     await this.lifecycle.deleted(id);
   }
@@ -265,12 +279,12 @@ export class HostedConnectors {
   async replicationTarget(id: string): Promise<ReplicationTarget | undefined> {
     const connector = await this.store.getConnector(id);
     if (!connector) return undefined;
-    return { ...this.instanceOf(connector), connectorId: id, config: connector.replication_config ?? undefined };
+    return { ...(await this.instanceOf(connector)), connectorId: id, config: connector.replication_config ?? undefined };
   }
 
   async execute(scope: AccessScope, id: string, request: ExecuteRequest): Promise<ExecuteResult | DownloadResult> {
     const connector = await this.find(scope, id);
-    return this.executorFor(connector)(request);
+    return (await this.executorFor(connector))(request);
   }
 
   /**
@@ -296,13 +310,14 @@ export class HostedConnectors {
 
   /** Runs the type's declared credential check against the deployment's upstream: refused credentials are a 400, never stored. */
   private async checkWithUpstream(type: string, connectorId: string, credentials: Credentials): Promise<void> {
-    await checkCredentials(this.runtime.plugin(type), this.runtime.executor(type, this.instanceConfig(type, credentials), { connectorId, mode: 'hosted' }));
+    // A token renewed during the check is kept under the connector's id: a rotated refresh token is the only one left.
+    const config = await this.oauthTokens.instanceConfig(credentialKeys.connector(connectorId), this.instanceConfig(type, credentials));
+    await checkCredentials(this.runtime.plugin(type), this.runtime.executor(type, config, { connectorId, mode: 'hosted' }));
   }
 
-  /** Only the secret of the kind in use is kept, encrypted. */
-  private seal(credentials: Credentials, authType: AuthKind): StoredConnector['credentials'] {
-    const field = CREDENTIAL_FIELD[authType];
-    return this.keyring.encrypt(JSON.stringify({ [field]: (credentials as unknown as Record<string, string>)[field] }));
+  /** The credentials as checked (the secret of the kind in use, and a refresh grant's fields), encrypted. */
+  private seal(credentials: Credentials): StoredConnector['credentials'] {
+    return this.keyring.encrypt(JSON.stringify(credentials));
   }
 
   /**
@@ -318,21 +333,22 @@ export class HostedConnectors {
     }
   }
 
-  private executorFor(connector: StoredConnector): ExecuteFunction {
+  private async executorFor(connector: StoredConnector): Promise<ExecuteFunction> {
     const { ciphertext } = connector.credentials;
     const cached = this.executors.get(connector.id);
     if (cached?.ciphertext === ciphertext) return cached.execute;
     this.executors.delete(connector.id);
-    const { execute } = this.instanceOf(connector);
+    const { execute } = await this.instanceOf(connector);
     if (this.executors.size >= EXECUTOR_CACHE_SIZE) this.executors.delete(this.executors.keys().next().value!);
     this.executors.set(connector.id, { ciphertext, execute });
     return execute;
   }
 
-  /** A stored connector as a runtime instance: its credentials opened, its searches on the context store. */
-  private instanceOf(connector: StoredConnector) {
+  /** A stored connector as a runtime instance: its credentials opened (renewed ones where kept), its searches on the context store. */
+  private async instanceOf(connector: StoredConnector) {
     const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
-    return this.runtime.instance(connector.connector_type, this.instanceConfig(connector.connector_type, credentials), {
+    const config = await this.oauthTokens.instanceConfig(credentialKeys.connector(connector.id), this.instanceConfig(connector.connector_type, credentials));
+    return this.runtime.instance(connector.connector_type, config, {
       connectorId: connector.id,
       mode: 'hosted',
       contextStore: async () => this.contextStore,
@@ -368,7 +384,7 @@ function reachableByWidget(widget: WidgetScope, template: Template, source: Stor
   return offersTemplate(widget, template) && source.external_user_id === workspaceId;
 }
 
-function toRecord(connector: StoredConnector): HostedConnectorRecord {
+function toRecord(connector: StoredConnector, authStatus: CredentialStatus): HostedConnectorRecord {
   return {
     id: connector.id,
     name: connector.name,
@@ -376,6 +392,7 @@ function toRecord(connector: StoredConnector): HostedConnectorRecord {
     external_user_id: connector.external_user_id,
     workspace_id: connector.workspace_id,
     auth_type: connector.auth_type,
+    auth_status: authStatus,
     replication_config: connector.replication_config,
     source_template_id: connector.source_template_id,
     created_at: connector.created_at,

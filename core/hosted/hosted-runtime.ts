@@ -12,7 +12,7 @@ import { DeploymentUpstreams } from './deployment-upstreams.ts';
 import { EgressPolicy } from '../security/egress/egress-policy.ts';
 import { databaseIdentity, stableIdentity } from './sync/destinations/database-identity.ts';
 import type { NetworkGuard } from './sync/destinations/network-guard.ts';
-import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector } from './load-hosted-connectors.ts';
+import { loadHostedConnectors, type BaseUrlsForTypes, type LoadedConnector, type OAuthUrlsForTypes } from './load-hosted-connectors.ts';
 import type { WidgetScope } from './token-claims.ts';
 import { TokenService } from './token-service.ts';
 import { WidgetOrigins } from './widget-origins.ts';
@@ -31,6 +31,8 @@ import { claimInstance } from './jobs/instance-claim.ts';
 import { instanceIdOf } from './jobs/instance-identity.ts';
 import { openJobQueues } from './jobs/job-queues.ts';
 import { migrateSync } from './sync/migrate-sync.ts';
+import { migrateOAuth } from './oauth/migrate-oauth.ts';
+import { OAuthTokens } from './oauth/oauth-tokens.ts';
 import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
 import { SyncJobs } from './sync/sync-jobs.ts';
 import { SyncStates } from './sync/sync-states.ts';
@@ -50,6 +52,8 @@ export interface HostedRuntimeOptions {
   connectors?: readonly string[];
   /** Upstream API root per connector type (PLUGBOARD_<TYPE>_BASE_URL), asked for the types loaded. */
   baseUrls: BaseUrlsForTypes;
+  /** Per type, the operator's OAuth endpoints in place of the connectors' declared ones. */
+  oauthUrls?: OAuthUrlsForTypes;
   /** What connections made on a tenant's behalf may reach (default: public addresses only). */
   egress?: EgressPolicy;
   env?: NodeJS.ProcessEnv;
@@ -157,12 +161,13 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
   for (const type of runtime.connectorTypes()) for (const catalog of runtime.plugin(type).searchCatalogs().values()) await contextStore.prepare(catalog);
   const jobs = new ReplicationJobs(contextStore.driver, options.clock);
   const egress = options.egress ?? new EgressPolicy();
-  const upstreams = new DeploymentUpstreams(baseUrls, egress);
+  const upstreams = new DeploymentUpstreams(baseUrls, egress, options.oauthUrls?.(runtime.connectorTypes()) ?? {});
   const destinationGuard: NetworkGuard = {
     egress,
     ...(options.databaseUrl ? { ownDatabase: stableIdentity(() => databaseIdentity((sql) => cloudDb.all<Record<string, unknown>>(sql))) } : {}),
   };
-  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, {
+  const oauthTokens = new OAuthTokens(cloudDb, keyring);
+  const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, oauthTokens, {
     async created(connector) {
       if (runtime.plugin(connector.connector_type).searchCatalogs().size === 0) return;
       await jobs.add(connector.id);
@@ -207,6 +212,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     states: syncStates,
     runtime,
     upstreams,
+    oauthTokens,
     openDestination: (destination, workspaceId) =>
       createDestination(destination.destinationType, destination.configuration, {
         dataDir: workspaceDataDir(options.dataDir, workspaceId),
@@ -261,6 +267,7 @@ async function openSyncDatabase(options: HostedRuntimeOptions): Promise<SqlDrive
   const cloudDb = await openCloudDatabase({ databaseUrl: options.databaseUrl, schema: options.databaseSchema, dataDir: options.dataDir });
   try {
     await migrateSync(cloudDb);
+    await migrateOAuth(cloudDb);
   } catch (error) {
     await cloudDb.close();
     throw error;

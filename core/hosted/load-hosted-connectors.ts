@@ -2,9 +2,12 @@ import { ConfigurationError } from '../configuration-error.ts';
 import { ConnectorLoadError } from '../errors.ts';
 import { connectorVersion } from '../plugins/connector-version.ts';
 import { Runtime } from '../runtime/runtime.ts';
+import type { OAuthUrlSettings } from './deployment-upstreams.ts';
 
 /** Upstream API root per connector type; asked once the connectors are loaded, since plugins bring types of their own. */
 export type BaseUrlsForTypes = (types: readonly string[]) => Record<string, string | undefined>;
+/** Per connector type, the operator's OAuth endpoints (PLUGBOARD_<TYPE>_AUTHORIZE_URL, _TOKEN_URL). */
+export type OAuthUrlsForTypes = (types: readonly string[]) => Record<string, OAuthUrlSettings | undefined>;
 
 /** A connector type the hosted runtime serves, as the start-up log lists it. */
 export interface LoadedConnector {

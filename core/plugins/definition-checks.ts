@@ -1,6 +1,7 @@
 import {
   ACTION_NAMES,
   AUTH_KINDS,
+  type AuthKind,
   type ActionDefinition,
   type ActionHooks,
   type ConnectorDefinition,
@@ -214,14 +215,36 @@ function checkRequest(call: Partial<UpstreamCall> | undefined, params: unknown):
 }
 
 function checkAuth(auth: ConnectorDefinition['auth'] | undefined): string[] {
-  if (!isObject(auth)) return ['`auth` must map auth kinds (oauth, token) to header rules'];
-  const kinds = Object.keys(auth);
+  if (!isObject(auth)) return ['`auth` must map auth kinds (oauth, token) to header rules, and may declare `oauth2`'];
+  const kinds = Object.keys(auth).filter((key) => key !== 'oauth2');
   const problems = kinds
     .filter((kind) => !(AUTH_KINDS as readonly string[]).includes(kind))
-    .map((kind) => `unknown auth kind "${kind}"; allowed: ${AUTH_KINDS.join(', ')}`);
+    .map((kind) => `unknown auth kind "${kind}"; allowed: ${AUTH_KINDS.join(', ')}, oauth2`);
   if (kinds.length === 0) problems.push('`auth` must declare at least one auth kind');
-  for (const [kind, rule] of Object.entries(auth)) {
+  for (const kind of kinds) {
+    const rule = auth[kind as AuthKind];
     if (!rule || typeof rule.header !== 'string' || rule.header === '') problems.push(`auth.${kind} needs a \`header\``);
+  }
+  if (auth.oauth2 !== undefined) problems.push(...checkOAuth2(auth));
+  return problems;
+}
+
+/** The OAuth flow needs the `oauth` header rule (its access token travels by it), both URLs and a sign of expiry. */
+function checkOAuth2(auth: ConnectorDefinition['auth']): string[] {
+  const flow = auth.oauth2;
+  if (!isObject(flow)) return ['`auth.oauth2` must be an object'];
+  const problems: string[] = [];
+  if (!auth.oauth) problems.push('`auth.oauth2` needs `auth.oauth`, the header rule its access tokens travel by');
+  for (const key of ['authorizeUrl', 'tokenUrl'] as const) {
+    if (typeof flow[key] !== 'string' || !URL.canParse(flow[key]) || !/^https?:$/.test(new URL(flow[key]).protocol)) {
+      problems.push(`auth.oauth2.${key} must be an http(s) URL`);
+    }
+  }
+  if (!Array.isArray(flow.scopes) || !flow.scopes.every((scope) => typeof scope === 'string')) problems.push('auth.oauth2.scopes must be an array of strings');
+  if (flow.authorizeParams !== undefined && !isStringMap(flow.authorizeParams)) problems.push('auth.oauth2.authorizeParams must map names to strings');
+  const expired = flow.expiredToken;
+  if (!isObject(expired) || (expired.status === undefined && !Array.isArray(expired.codes))) {
+    problems.push('auth.oauth2.expiredToken must name the `codes` or the `status` by which the API says an access token expired');
   }
   return problems;
 }

@@ -6,12 +6,13 @@ import { RECORD_VALIDATION_MODES, type RecordValidation } from '../execution/rec
 import type { ExecuteRequest } from '../execution/types.ts';
 import { compileConnector, loadConnectorModule } from '../plugins/load-connector.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
-import type { ConnectorDefinition } from '../sdk/index.ts';
+import type { ConnectorDefinition, OAuthCredentials, TokenCredentials } from '../sdk/index.ts';
 import { HttpTransport } from '../transport/http-transport.ts';
 import { upstreamClient } from '../execution/upstream-client.ts';
 import { createConnectorClient, type ConnectorClient, type ConnectorTypeMap } from './connector-client.ts';
 import { createRuntimeContainer, findConnector, registerConnector, TOKENS } from './container.ts';
-import { authHeadersFor, normalizeBaseUrl } from './credentials.ts';
+import { normalizeBaseUrl, readCredentials } from './credentials.ts';
+import { refreshingAuthOf, type TokenKeeperFactory } from './refreshing-auth.ts';
 import { createHostedExecutor } from '../hosted-client/hosted-executor.ts';
 import type { HostedConnectorConfig } from '../hosted-client/hosted-session.ts';
 import { openLocalContextStore } from './local-context-store.ts';
@@ -19,7 +20,19 @@ import type { EgressPolicy } from '../security/egress/egress-policy.ts';
 
 /** An in-process connector instance: the caller's credentials, and optionally another API root. */
 export interface LocalConnectorConfig {
-  credentials: { access_token: string } | { token: string };
+  /**
+   * OAuth (`access_token`) or a personal access token (`token`). OAuth credentials that carry
+   * `refresh_token`, `client_id`, `client_secret` (and `token_url` unless the connector declares its
+   * OAuth flow) are refreshed before `expires_at` and when the upstream says the token expired.
+   */
+  credentials: OAuthCredentials | TokenCredentials;
+  /**
+   * Told the new credentials after each refresh, for the app to persist them: a provider that rotates
+   * refresh tokens (Slack) accepts only the newest. Awaited; a failure is a process warning.
+   */
+  onCredentialsRefreshed?: (credentials: OAuthCredentials) => unknown;
+  /** Where the hosted server keeps refreshed tokens (one refresh per credential across instances); in-process: memory. */
+  tokenKeeper?: TokenKeeperFactory;
   /** API root; the connector appends its paths. Defaults to the connector's `defaultBaseUrl`. */
   base_url?: string;
   /**
@@ -129,9 +142,11 @@ export class Runtime {
   instance(type: string, config: LocalConnectorConfig, identity: InstanceIdentity = { connectorId: type, mode: 'in-process' }) {
     const connector = this.plugin(type);
     const { definition } = connector;
-    const headers = authHeadersFor(definition, config?.credentials);
+    const credentials = readCredentials(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
-    const transport = new HttpTransport(baseUrl, definition.transport, headers, config.egress);
+    const refreshing = refreshingAuthOf(definition, credentials, config);
+    const headers = refreshing ? {} : { [credentials.header]: credentials.headerValue(credentials.secret) };
+    const transport = new HttpTransport(baseUrl, definition.transport, headers, config.egress, refreshing);
     const target: ExecutionTarget = { connector, transport, upstream: upstreamClient(transport), validateRecords: this.validateRecords, ...identity };
     return { connector, upstream: target.upstream, execute: (request: ExecuteRequest) => executeAction(target, request) };
   }

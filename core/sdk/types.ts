@@ -11,9 +11,21 @@ export type JsonSchema = Record<string, unknown>;
 export const AUTH_KINDS = ['oauth', 'token'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
-/** Credentials of the two auth kinds: OAuth carries `access_token`, a personal access token `token`. */
+/**
+ * Credentials of the two auth kinds: OAuth carries `access_token`, a personal access token `token`.
+ * An OAuth credential that also carries `refresh_token` (with the client's id and secret, and a token
+ * URL unless the connector declares `auth.oauth2`) is kept alive: refreshed before `expires_at`, and
+ * once more when the upstream says the access token expired.
+ */
 export interface OAuthCredentials {
   access_token: string;
+  refresh_token?: string;
+  /** When the access token expires: an ISO 8601 time or epoch seconds. Unknown: refreshed only when the upstream says it expired. */
+  expires_at?: string | number;
+  client_id?: string;
+  client_secret?: string;
+  /** The provider's token endpoint; default the connector's `auth.oauth2.tokenUrl`. */
+  token_url?: string;
 }
 export interface TokenCredentials {
   token: string;
@@ -33,6 +45,35 @@ export type ActionName = (typeof ACTION_NAMES)[number];
 export interface AuthHeaderRule {
   header: string;
   scheme?: string;
+}
+
+/**
+ * The provider's OAuth 2.0 authorization-code flow, declared: where the end user consents, where
+ * codes and refresh tokens become access tokens, and how the API says an access token expired. The
+ * access token travels by the `oauth` header rule, which a connector declaring this must have.
+ */
+export interface OAuth2Settings {
+  /** The consent page (Slack's `https://slack.com/oauth/v2/authorize`). */
+  authorizeUrl: string;
+  /** The token endpoint: authorization codes and refresh tokens in, access tokens out. */
+  tokenUrl: string;
+  /** Scopes asked for unless the caller names its own. */
+  scopes: string[];
+  /** How scopes are joined in the authorize URL: Google a space (the default), Slack a comma. */
+  scopeSeparator?: string;
+  /** Further authorize URL params (Google's `access_type=offline`, `prompt=consent`, which bring a refresh token). */
+  authorizeParams?: Record<string, string>;
+  /** Proof Key for Code Exchange (S256) on the authorize and token requests. */
+  pkce?: boolean;
+  /** How an API call says its access token expired: an upstream code (read at `transport.errors.codePath`) or an HTTP status. */
+  expiredToken: { codes?: string[]; status?: number };
+  /** Token endpoint error codes meaning the grant is gone (revoked, a rotated refresh token used twice): the end user must connect again. Default `invalid_grant`. */
+  revokedCodes?: string[];
+}
+
+/** How a connector authenticates: a header rule per credential kind, and the OAuth flow when it has one. */
+export interface ConnectorAuth extends Partial<Record<AuthKind, AuthHeaderRule>> {
+  oauth2?: OAuth2Settings;
 }
 
 /** Where an upstream error code sits in a response and what it means to our callers. */
@@ -296,7 +337,7 @@ export interface ConnectorDefinition {
   displayName: string;
   /** The connector's release, shown in the hosted server's start-up log (else its package's version when loaded by package name). */
   version?: string;
-  auth: Partial<Record<AuthKind, AuthHeaderRule>>;
+  auth: ConnectorAuth;
   defaultBaseUrl: string;
   transport: TransportSettings;
   pagination?: PaginationSettings;

@@ -5,7 +5,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import { UpstreamError } from '../errors.ts';
 import type { TransportSettings, UpstreamCall } from '../sdk/index.ts';
 import { answerOf, errorFromGot, UpstreamBodyFailure } from './got-errors.ts';
-import { BACKOFF_LIMIT_MS, failureKind } from './upstream-errors.ts';
+import { BACKOFF_LIMIT_MS, failureKind, type UpstreamAnswer } from './upstream-errors.ts';
+import type { RefreshingAccessToken } from '../oauth/refreshing-access-token.ts';
 import { encodeRequest } from './request-encoding.ts';
 import { announcedBodyBytes, truncationGuarded } from './guarded-body.ts';
 import type { EgressPolicy } from '../security/egress/egress-policy.ts';
@@ -40,6 +41,15 @@ const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
 /** The statuses offered for a retry when a connector declares rate-limit codes (computed once). */
 const RATE_LIMIT_CODE_STATUSES = [...new Set([...RETRYABLE_STATUSES, ...CLIENT_ERROR_STATUSES])];
 
+/** An instance whose access token is renewed: the header it travels in, and how an expired one is told. */
+export interface RefreshingAuth {
+  header: string;
+  headerValue(token: string): string;
+  token: RefreshingAccessToken;
+  /** Whether an upstream's failed answer says the access token expired (the connector's `auth.oauth2.expiredToken`). */
+  isExpired(answer: UpstreamAnswer): boolean;
+}
+
 export interface UpstreamRequest {
   call: UpstreamCall;
   params: Record<string, unknown>;
@@ -67,6 +77,8 @@ export class HttpTransport {
     headers: Record<string, string>,
     /** The network policy its connections obey (a tenant-supplied base URL); none for the caller's own. */
     egress?: EgressPolicy,
+    /** A renewed access token, sent with each request in place of a fixed auth header. */
+    private readonly refreshing?: RefreshingAuth,
   ) {
     const { errors, timeoutMs } = settings;
     this.streamTimeouts = {
@@ -104,7 +116,7 @@ export class HttpTransport {
         beforeRedirect: [
           (redirected) => {
             if (redirected.url === undefined || new URL(redirected.url).origin === new URL(baseUrl).origin) return;
-            for (const name of Object.keys(headers)) delete redirected.headers[name.toLowerCase()];
+            for (const name of [...Object.keys(headers), ...(refreshing ? [refreshing.header] : [])]) delete redirected.headers[name.toLowerCase()];
           },
         ],
         afterResponse:
@@ -131,7 +143,9 @@ export class HttpTransport {
     let body: unknown;
     try {
       // Parsed once by got, so the afterResponse hook and the caller see the same object.
-      body = await this.client(url, { ...options, responseType: 'json', resolveBodyOnly: true, context: { idempotent: request.idempotent } });
+      body = await this.withAccessToken((auth) =>
+        this.client(url, { ...options, headers: { ...options.headers, ...auth }, responseType: 'json', resolveBodyOnly: true, context: { idempotent: request.idempotent } }),
+      );
     } catch (error) {
       throw errorFromGot(error, this.settings);
     }
@@ -148,25 +162,27 @@ export class HttpTransport {
    */
   async requestStream(request: UpstreamRequest): Promise<UpstreamStream> {
     const { url, ...options } = encodeRequest(this.baseUrl, request.call, request.params);
-    const { stream, response } = await new Promise<{ stream: GotStream; response: PlainResponse }>((resolve, reject) => {
-      const attach = (stream: GotStream) => {
-        // got computes the delay with our retry policy, then hands over a fresh stream to continue with.
-        const onRetry = (_count: number, _error: unknown, createRetryStream: () => GotStream) => {
-          stream.off('error', reject);
-          attach(createRetryStream());
+    const open = (auth: Record<string, string>) =>
+      new Promise<{ stream: GotStream; response: PlainResponse }>((resolve, reject) => {
+        const attach = (stream: GotStream) => {
+          // got computes the delay with our retry policy, then hands over a fresh stream to continue with.
+          const onRetry = (_count: number, _error: unknown, createRetryStream: () => GotStream) => {
+            stream.off('error', reject);
+            attach(createRetryStream());
+          };
+          stream.once('retry', onRetry);
+          stream.once('error', reject);
+          stream.once('response', (response: PlainResponse) => {
+            // From here the caller reads this body. Without a retry listener got fails the stream on a
+            // mid-body error, at once; with one it would wait, then replay the whole download into a
+            // stream nobody reads, holding a socket while the caller's error arrives late.
+            stream.off('retry', onRetry);
+            resolve({ stream, response });
+          });
         };
-        stream.once('retry', onRetry);
-        stream.once('error', reject);
-        stream.once('response', (response: PlainResponse) => {
-          // From here the caller reads this body. Without a retry listener got fails the stream on a
-          // mid-body error, at once; with one it would wait, then replay the whole download into a
-          // stream nobody reads, holding a socket while the caller's error arrives late.
-          stream.off('retry', onRetry);
-          resolve({ stream, response });
-        });
-      };
-      attach(this.client.stream(url, { ...options, timeout: this.streamTimeouts, context: { idempotent: true } }));
-    }).catch((error: unknown) => {
+        attach(this.client.stream(url, { ...options, headers: { ...options.headers, ...auth }, timeout: this.streamTimeouts, context: { idempotent: true } }));
+      });
+    const { stream, response } = await this.withAccessToken(open).catch((error: unknown) => {
       throw errorFromGot(error, this.settings);
     });
     return {
@@ -174,6 +190,23 @@ export class HttpTransport {
       headers: response.headers,
       body: truncationGuarded(stream, announcedBodyBytes(response.statusCode, response.headers)),
     };
+  }
+
+  /**
+   * Sends with the current access token (renewed first when about to expire); when the upstream says
+   * it expired all the same, renews it once and sends once more. Fixed auth headers need none of it.
+   */
+  private async withAccessToken<T>(send: (auth: Record<string, string>) => Promise<T>): Promise<T> {
+    const { refreshing } = this;
+    if (!refreshing) return send({});
+    const used = await refreshing.token.current();
+    try {
+      return await send({ [refreshing.header]: refreshing.headerValue(used) });
+    } catch (error) {
+      const answer = answerOf(error);
+      if (!answer || !refreshing.isExpired(answer)) throw error;
+      return send({ [refreshing.header]: refreshing.headerValue(await refreshing.token.afterRejection(used)) });
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import type { ExecuteRequest, ExecuteResult } from '../../execution/types.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import type { StoredRecord } from '../../sdk/index.ts';
 import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
+import { credentialKeys, type OAuthTokens } from '../oauth/oauth-tokens.ts';
 import { patient, type PatienceOptions } from '../patient-call.ts';
 import { readAhead } from '../replication/read-ahead.ts';
 import type { Destination } from './destinations/destination.ts';
@@ -41,6 +42,8 @@ export interface SyncDependencies {
   /** The destination of a workspace's connection. */
   openDestination(destination: SyncTarget['destination'], workspaceId: string): Destination;
   states: SyncStates;
+  /** Where sources' renewed OAuth tokens are kept (the hosted server's); without it, renewals live as long as the attempt. */
+  oauthTokens?: OAuthTokens;
 }
 
 /**
@@ -60,10 +63,10 @@ export async function runSyncAttempt(target: SyncTarget, context: SyncAttemptCon
       await context.log(`reset: dropped ${target.streams.length} tables and cleared the state`);
       return;
     }
-    const instance = deps.runtime.instance(target.source.connectorType, deps.upstreams.instanceConfig(target.source.connectorType, target.source.credentials), {
-      connectorId: target.source.sourceId,
-      mode: 'hosted',
-    });
+    const { connectorType, credentials, sourceId } = target.source;
+    const deployed = deps.upstreams.instanceConfig(connectorType, credentials);
+    const config = deps.oauthTokens ? await deps.oauthTokens.instanceConfig(credentialKeys.source(sourceId), deployed) : deployed;
+    const instance = deps.runtime.instance(connectorType, config, { connectorId: sourceId, mode: 'hosted' });
     const source: StreamSource = {
       connector,
       execute: patient((request: ExecuteRequest) => instance.execute(request) as Promise<ExecuteResult>, context),

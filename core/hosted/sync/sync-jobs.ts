@@ -240,14 +240,15 @@ export class SyncJobs {
     id: number,
     owner: string,
     attempt: number,
-    outcome: { status: 'succeeded' | 'cancelled' } | { status: 'failed'; error: string; retryInMs: number },
+    /** `final`: a failure no later attempt can get past (the source must be connected again): the job fails at once. */
+    outcome: { status: 'succeeded' | 'cancelled' } | { status: 'failed'; error: string; retryInMs: number; final?: boolean },
   ): Promise<JobStatus | undefined> {
     const now = this.now();
     return this.db.transaction(async (tx) => {
       const job = toJob(await tx.get<SyncJob>('SELECT * FROM sync_jobs WHERE id = ? AND lease_owner = ? AND status = ?', [id, owner, 'running']));
       if (!job) return undefined;
       const failed = outcome.status === 'failed';
-      const retry = failed && job.attempts < MAX_ATTEMPTS;
+      const retry = failed && !outcome.final && job.attempts < MAX_ATTEMPTS;
       const status: JobStatus = retry ? 'incomplete' : outcome.status;
       await tx.run('UPDATE sync_attempts SET status = ?, failure = ?, ended_at = ?, updated_at = ? WHERE job_id = ? AND attempt_number = ?', [
         outcome.status,

@@ -1,3 +1,4 @@
+import type { OAuthCredentials, TokenCredentials } from '../../sdk/index.ts';
 import type { DestinationType } from './destinations/destination.ts';
 
 /** How a connection reads one stream, as its `configurations.streams[]` entry says. */
@@ -21,7 +22,7 @@ export interface SyncTarget {
     sourceId: string;
     /** The Plugboard connector type (`chat`, `file-storage`, a plugin's), whatever name the source was created with. */
     connectorType: string;
-    credentials: { access_token: string } | { token: string };
+    credentials: OAuthCredentials | TokenCredentials;
     /** The connector's read settings (chat: start_date, lookback_window, join_channels, channel_filter...). */
     settings: Record<string, unknown>;
   };

@@ -1,3 +1,4 @@
+import { PlugboardError } from '../../errors.ts';
 import type { JobQueueFactory } from '../jobs/job-queue.ts';
 import { JobWorker } from '../jobs/job-worker.ts';
 import { ThrottledSave } from './throttled-save.ts';
@@ -25,6 +26,11 @@ export interface SyncWorkerOptions extends SyncDependencies {
   retryDelayMs?: number;
   concurrency?: number;
   log?: (event: SyncEvent) => void;
+}
+
+/** Failures only the user can fix (connect the source again, give its secrets again): retrying would fail alike. */
+function needsTheUser(error: unknown): boolean {
+  return error instanceof PlugboardError && (error.error_code === 'credentials_expired' || error.error_code === 'secret_required');
 }
 
 export type SyncEvent =
@@ -156,7 +162,7 @@ export class SyncWorker extends JobWorker<number> {
       else {
         const message = error instanceof Error ? error.message : String(error);
         await writeLog(`attempt ${attempt} failed: ${message}`).catch(() => undefined);
-        outcome = { status: 'failed', error: message, retryInMs: (this.options.retryDelayMs ?? 10_000) * 2 ** (attempt - 1) };
+        outcome = { status: 'failed', error: message, retryInMs: (this.options.retryDelayMs ?? 10_000) * 2 ** (attempt - 1), final: needsTheUser(error) };
       }
     } finally {
       clearInterval(heartbeat);
