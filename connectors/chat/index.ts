@@ -21,6 +21,7 @@ export default defineConnector({
     token: { header: 'Authorization', scheme: 'Bearer' },
     // Slack's v2 flow for a bot token. With token rotation on, refresh tokens are single-use: a second use revokes the grant.
     oauth2: {
+      providerName: 'Slack',
       authorizeUrl: 'https://slack.com/oauth/v2/authorize',
       tokenUrl: 'https://slack.com/api/oauth.v2.access',
       scopes: [

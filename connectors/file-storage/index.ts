@@ -18,6 +18,7 @@ export default defineConnector({
     token: { header: 'Authorization', scheme: 'Bearer' },
     // Google's web-server flow: offline access and a forced consent bring a refresh token, which Google does not rotate.
     oauth2: {
+      providerName: 'Google',
       authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
       tokenUrl: 'https://oauth2.googleapis.com/token',
       scopes: ['https://www.googleapis.com/auth/drive.readonly'],

@@ -235,6 +235,7 @@ function checkOAuth2(auth: ConnectorDefinition['auth']): string[] {
   if (!isObject(flow)) return ['`auth.oauth2` must be an object'];
   const problems: string[] = [];
   if (!auth.oauth) problems.push('`auth.oauth2` needs `auth.oauth`, the header rule its access tokens travel by');
+  if (typeof flow.providerName !== 'string' || flow.providerName.trim() === '') problems.push('auth.oauth2.providerName must name the provider');
   for (const key of ['authorizeUrl', 'tokenUrl'] as const) {
     if (typeof flow[key] !== 'string' || !URL.canParse(flow[key]) || !/^https?:$/.test(new URL(flow[key]).protocol)) {
       problems.push(`auth.oauth2.${key} must be an http(s) URL`);

@@ -53,6 +53,8 @@ export interface AuthHeaderRule {
  * access token travels by the `oauth` header rule, which a connector declaring this must have.
  */
 export interface OAuth2Settings {
+  /** Whose account the end user connects, as a button names it ("Connect with Slack"). */
+  providerName: string;
   /** The consent page (Slack's `https://slack.com/oauth/v2/authorize`). */
   authorizeUrl: string;
   /** The token endpoint: authorization codes and refresh tokens in, access tokens out. */
