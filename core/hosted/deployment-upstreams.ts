@@ -39,6 +39,11 @@ export class DeploymentUpstreams {
     return { credentials: withTokenUrl, ...(baseUrl ? { base_url: baseUrl } : {}), egress: this.policyFor(type) };
   }
 
+  /** A token URL given in credentials, judged when they are stored: refused then with a 400, not at the first refresh. */
+  async checkTokenUrl(type: string, credentials: Credentials, field: string): Promise<void> {
+    if ('token_url' in credentials && typeof credentials.token_url === 'string') await this.policyFor(type).checkUrl(credentials.token_url, field);
+  }
+
   /** The type's OAuth endpoints: the operator's where set, else the connector's declared ones. */
   oauthEndpoints(type: string, declared: OAuth2Settings): DeploymentOAuthEndpoints {
     const configured = this.oauthUrls[type];

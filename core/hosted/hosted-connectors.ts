@@ -310,6 +310,7 @@ export class HostedConnectors {
 
   /** Runs the type's declared credential check against the deployment's upstream: refused credentials are a 400, never stored. */
   private async checkWithUpstream(type: string, connectorId: string, credentials: Credentials): Promise<void> {
+    await this.upstreams.checkTokenUrl(type, credentials, 'credentials.token_url');
     // A token renewed during the check is kept under the connector's id: a rotated refresh token is the only one left.
     const config = await this.oauthTokens.instanceConfig(credentialKeys.connector(connectorId), this.instanceConfig(type, credentials));
     await checkCredentials(this.runtime.plugin(type), this.runtime.executor(type, config, { connectorId, mode: 'hosted' }));

@@ -7,7 +7,7 @@ import got, { type Got } from 'got';
 import pg from 'pg';
 import { pino } from 'pino';
 import { expect } from 'vitest';
-import { SlackSandbox } from '../../connectors/chat/sandbox/index.ts';
+import { SlackSandbox, type SlackSandboxOptions } from '../../connectors/chat/sandbox/index.ts';
 import { DriveSandbox } from '../../connectors/file-storage/sandbox/index.ts';
 import { createStore, type Store } from '../../core/stores/index.ts';
 import { configFromEnv, type ServerConfig } from '../../server/config.ts';
@@ -129,7 +129,14 @@ export function testServerConfig(database: Pick<TestDatabase, 'dataDir' | 'datab
  */
 export async function startHostedFixture(
   backend: Backend,
-  options: { chatClock?: () => number; clock?: () => number; config?: Partial<ServerConfig>; port?: number } = {},
+  options: {
+    chatClock?: () => number;
+    /** The chat sandbox's settings beyond the fixture's (its size, its tokens' lifetime, its latency). */
+    chat?: Partial<SlackSandboxOptions>;
+    clock?: () => number;
+    config?: Partial<ServerConfig>;
+    port?: number;
+  } = {},
 ): Promise<HostedFixture> {
   const chatSandbox = await SlackSandbox.start({
     token: CHAT_TOKEN,
@@ -137,6 +144,7 @@ export async function startHostedFixture(
     channels: 8,
     messagesPerChannel: 25,
     ...(options.chatClock ? { clock: options.chatClock } : {}),
+    ...options.chat,
   });
   const driveSandbox = await DriveSandbox.start({ token: DRIVE_TOKEN, largeFileBytes: 2 * 1024 * 1024 + 3 });
   const database = await createTestDatabase(backend);
@@ -150,7 +158,15 @@ export async function startHostedFixture(
       },
     }),
   );
-  const config = testServerConfig(database, { baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }), ...options.config });
+  const config = testServerConfig(database, {
+    baseUrls: () => ({ chat: chatSandbox.url, 'file-storage': driveSandbox.url }),
+    // The consent pages and token endpoints of the sandboxes stand where Slack's and Google's do.
+    oauthUrls: () => ({
+      chat: { authorizeUrl: chatSandbox.authorizeUrl, tokenUrl: chatSandbox.tokenUrl },
+      'file-storage': { authorizeUrl: driveSandbox.authorizeUrl, tokenUrl: driveSandbox.tokenUrl },
+    }),
+    ...options.config,
+  });
   const env = { PLUGBOARD_DATA_KEYS: DATA_KEYS };
   const start = (port = 0, overrides: Partial<ServerConfig> = {}) =>
     startServer(

@@ -46,6 +46,7 @@ export class SlackSandbox extends OAuthSandbox {
     oauth: SlackOAuth,
     requests: SandboxRequestLogEntry[],
     origin: string,
+    private readonly pace: { latencyMs: number },
   ) {
     // authorizeUrl and tokenUrl stand where https://slack.com/oauth/v2/authorize and .../api/oauth.v2.access do.
     super(oauth.authority, `${origin}${AUTHORIZE_PATH}`, `${origin}/api/${ACCESS_METHOD}`);
@@ -68,11 +69,17 @@ export class SlackSandbox extends OAuthSandbox {
     const faults = new FaultQueue();
     const oauth = new SlackOAuth(store, options.token, options);
     const requests: SandboxRequestLogEntry[] = [];
+    const pace = { latencyMs: options.latencyMs ?? 0 };
     const server = createServer(
-      createRequestHandler({ token: options.token, store, faults, oauth, requests: options.recordRequests === false ? null : requests }),
+      createRequestHandler({ token: options.token, store, faults, oauth, requests: options.recordRequests === false ? null : requests, pace }),
     );
     const origin = await listen(server, options.port, options.host);
-    return new SlackSandbox(server, store, faults, oauth, requests, origin);
+    return new SlackSandbox(server, store, faults, oauth, requests, origin, pace);
+  }
+
+  /** Milliseconds each API method waits before answering, changed for the calls still to come. */
+  set latencyMs(ms: number) {
+    this.pace.latencyMs = ms;
   }
 
   /** Live in-memory state (mutations made through the API show up here). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout } from 'node:timers/promises';
 import { isOAuthControlPath, oauthControl, serveAuthorize } from '../../../testing/oauth/index.ts';
 import { Args } from './args.ts';
 import { SlackError } from './errors.ts';
@@ -37,6 +38,8 @@ export interface ServerDeps {
   faults: FaultQueue;
   /** Null when the sandbox does not record its requests. */
   requests: SandboxRequestLogEntry[] | null;
+  /** Milliseconds each API method waits before answering (the sandbox may change it while running). */
+  pace: { latencyMs: number };
   oauth: SlackOAuth;
 }
 
@@ -71,6 +74,7 @@ async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
 
   if (!def) return sendJson(res, 404, { ok: false, error: 'unknown_method' });
   if (body === null) return sendJson(res, 413, { ok: false, error: 'request_too_large' });
+  if (deps.pace.latencyMs > 0) await setTimeout(deps.pace.latencyMs);
 
   const authError = def.unauthenticated ? undefined : checkAuth(req, deps.token, deps.oauth);
   if (authError) return sendSlack(res, { ok: false, error: authError });

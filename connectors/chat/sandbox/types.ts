@@ -24,6 +24,8 @@ export interface SlackSandboxOptions extends OAuthSandboxOptions {
    * writes identically.
    */
   clock?: () => number;
+  /** Milliseconds each API method waits before answering (default 0): a real network's round trip, for runs that must last. */
+  latencyMs?: number;
   /** Members returned by users.list (bot user and Slackbot included). Default 50. */
   users?: number;
   /** Public plus private channels (IMs and one MPIM come on top). Default 20. */

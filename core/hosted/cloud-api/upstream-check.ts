@@ -9,6 +9,7 @@ export type UpstreamCheck = (connectorType: string, actorId: string, credentials
 /** The check of each type against its deployment upstream (PLUGBOARD_<TYPE>_BASE_URL), as stored connectors are checked. */
 export function upstreamCheck(runtime: Runtime, upstreams: DeploymentUpstreams): UpstreamCheck {
   return async (type, actorId, credentials) => {
+    await upstreams.checkTokenUrl(type, credentials, 'configuration.credentials.token_url');
     const execute = runtime.executor(type, upstreams.instanceConfig(type, credentials), { connectorId: actorId, mode: 'hosted' });
     await checkCredentials(runtime.plugin(type), execute);
   };

@@ -103,7 +103,12 @@ export class OAuthTokens {
   private renew(key: string, from: CredentialOrigin, stale: string, grant: (current: TokenState) => Promise<TokenState>): Promise<TokenState> {
     let flight = this.flights.get(key);
     if (!flight) {
-      flight = this.underLock(key, (db) => this.renewIn(db, key, from, stale, grant)).finally(() => this.flights.delete(key));
+      flight = this.underLock(key, (db) => this.renewIn(db, key, from, stale, grant))
+        .then((outcome) => {
+          if (outcome instanceof CredentialsExpiredError) throw outcome;
+          return outcome;
+        })
+        .finally(() => this.flights.delete(key));
       this.flights.set(key, flight);
     }
     return flight;
@@ -124,17 +129,19 @@ export class OAuthTokens {
     { origin, initial }: CredentialOrigin,
     stale: string,
     grant: (current: TokenState) => Promise<TokenState>,
-  ): Promise<TokenState> {
+  ): Promise<TokenState | CredentialsExpiredError> {
     const kept = await this.keptIn(db, key, origin);
-    if (kept?.status === 'needs_reauth') throw new CredentialsExpiredError();
+    if (kept?.status === 'needs_reauth') return new CredentialsExpiredError();
     const current = kept?.state ?? initial;
     if (current.accessToken !== stale) return current;
     let renewed: TokenState;
     try {
       renewed = await grant(current);
     } catch (error) {
-      if (error instanceof CredentialsExpiredError) await this.write(db, key, origin, current, 'needs_reauth', kept?.refreshCount ?? 0);
-      throw error;
+      if (!(error instanceof CredentialsExpiredError)) throw error;
+      // Answered, not thrown: the transaction must commit the mark for every instance to see.
+      await this.write(db, key, origin, current, 'needs_reauth', kept?.refreshCount ?? 0);
+      return error;
     }
     await this.write(db, key, origin, renewed, 'active', (kept?.refreshCount ?? 0) + 1);
     return renewed;
