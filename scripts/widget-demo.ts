@@ -31,7 +31,18 @@ const config = configFromEnv({
   PLUGBOARD_PUBLIC_URL: serverUrl,
   PLUGBOARD_EGRESS_ALLOW: process.env.PLUGBOARD_EGRESS_ALLOW ?? '127.0.0.0/8,::1,localhost',
 });
-const server = await startServer({ ...config, baseUrls: () => ({ chat: chat.url, 'file-storage': drive.url }) }, { env: {} });
+const server = await startServer(
+  {
+    ...config,
+    baseUrls: () => ({ chat: chat.url, 'file-storage': drive.url }),
+    // "Connect with Slack / Google": the sandboxes' consent pages and token endpoints stand in for the providers'.
+    oauthUrls: () => ({
+      chat: { authorizeUrl: chat.authorizeUrl, tokenUrl: chat.tokenUrl },
+      'file-storage': { authorizeUrl: drive.authorizeUrl, tokenUrl: drive.tokenUrl },
+    }),
+  },
+  { env: {} },
+);
 const { client_id, client_secret } = server.firstApplication!;
 
 const post = async (path: string, body: unknown, token?: string) => {
@@ -45,6 +56,20 @@ const post = async (path: string, body: unknown, token?: string) => {
 const { access_token } = await post('/api/v1/account/applications/token', { client_id, client_secret });
 await post('/api/v1/integrations/templates/sources', { name: 'Team chat', connector_type: 'chat', tags: ['chat'] }, access_token);
 await post('/api/v1/integrations/templates/sources', { name: 'Shared files', connector_type: 'file-storage', tags: ['files'] }, access_token);
+// The organization's OAuth apps (the sandboxes take any client).
+const { organizationId } = (
+  (await (await fetch(`${serverUrl}/v1/organizations`, { headers: { authorization: `Bearer ${access_token}` } })).json()) as {
+    data: Array<{ organizationId: string }>;
+  }
+).data[0]!;
+for (const name of ['slack', 'google-drive']) {
+  const registered = await fetch(`${serverUrl}/v1/organizations/${organizationId}/oauthCredentials`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+    body: JSON.stringify({ actorType: 'source', name, configuration: { credentials: { client_id: `demo-${name}`, client_secret: `demo-${name}-secret` } } }),
+  });
+  if (!registered.ok) throw new Error(`registering the ${name} OAuth app answered ${registered.status}: ${await registered.text()}`);
+}
 const page = await startOperatorPage({
   plugboardUrl: serverUrl,
   clientId: client_id!,
@@ -56,7 +81,8 @@ const page = await startOperatorPage({
 console.log(`Plugboard widget demo
   server:         ${serverUrl} (data in ${dataDir}, removed on exit)
   operator page:  ${page.url}  <- open this in a browser, then "Connect your data"
-  credentials to type in the widget (the sandboxes accept only these):
+  "Connect with Slack / Google" opens the sandboxes' consent pages: press Allow.
+  tokens to paste instead ("Use a token instead"; the sandboxes accept only these):
     Team chat:    ${CHAT_TOKEN}
     Shared files: ${DRIVE_TOKEN}
   ${page.url}/?tags=chat offers only the chat template; ?tags=chat,files&mode=all offers none.

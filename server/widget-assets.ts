@@ -12,6 +12,8 @@ export interface WidgetAsset {
 export interface WidgetAssets {
   /** The widget page's HTML, pointing at its hashed script and style sheet. */
   page: string;
+  /** The page OAuth consents end on (/widget/oauth/done): it hands their outcome to the widget page that opened them. */
+  oauthDonePage: string;
   /** By file name, under /embedded-widget/assets/. */
   files: Map<string, WidgetAsset>;
   /** The host script, /embedded-widget.js: an ES module exporting PlugboardWidget. */
@@ -50,18 +52,26 @@ function hashed(name: string, extension: string, body: Buffer): string {
   return `${name}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`;
 }
 
-function build(): WidgetAssets {
-  const script = bundle('page/main.ts');
-  const style = bundle('page/widget.css');
-  const scriptName = hashed('widget', 'js', script);
-  const styleName = hashed('widget', 'css', style);
-  const page = readFileSync(new URL('page/index.html', WIDGET_DIR), 'utf8')
+/** An HTML page of widget/page/ pointing at its hashed script and style sheet. */
+function htmlPage(file: string, scriptName: string, styleName: string): string {
+  return readFileSync(new URL(`page/${file}`, WIDGET_DIR), 'utf8')
     .replace('%SCRIPT%', `${WIDGET_ASSETS_PATH}${scriptName}`)
     .replace('%STYLE%', `${WIDGET_ASSETS_PATH}${styleName}`);
+}
+
+function build(): WidgetAssets {
+  const script = bundle('page/main.ts');
+  const doneScript = bundle('page/oauth-done.ts');
+  const style = bundle('page/widget.css');
+  const scriptName = hashed('widget', 'js', script);
+  const doneScriptName = hashed('oauth-done', 'js', doneScript);
+  const styleName = hashed('widget', 'css', style);
   return {
-    page,
+    page: htmlPage('index.html', scriptName, styleName),
+    oauthDonePage: htmlPage('oauth-done.html', doneScriptName, styleName),
     files: new Map([
       [scriptName, { type: 'text/javascript; charset=utf-8', body: script }],
+      [doneScriptName, { type: 'text/javascript; charset=utf-8', body: doneScript }],
       [styleName, { type: 'text/css; charset=utf-8', body: style }],
     ]),
     hostScript: bundle('host/plugboard-widget.ts'),

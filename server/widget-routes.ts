@@ -3,6 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import { checkAllowedOrigin } from '../core/hosted/allowed-origin.ts';
 import type { WidgetOrigins } from '../core/hosted/widget-origins.ts';
 import { WIDGET_ASSETS_PATH, widgetAssets } from './widget-assets.ts';
+import { registerWidgetOAuthPages } from './routes/widget-oauth-pages.ts';
 
 /** What the widget page may load and do: its own files and API, nothing inline, nothing elsewhere. */
 const PAGE_POLICY = [
@@ -22,6 +23,7 @@ const PAGE_POLICY = [
  */
 export function registerWidgetRoutes(router: Router, origins: WidgetOrigins): void {
   const assets = widgetAssets();
+  registerWidgetOAuthPages(router, assets);
 
   router.get('/embedded-widget', async (ctx) => {
     let allowedOrigin: string;

@@ -33,3 +33,26 @@ export function decodeBase64Text(encoded: string): string {
   const binary = atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='));
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
+
+/**
+ * Done page → widget page (its opener, same origin): how the end user's OAuth consent ended. Only the
+ * consent's state and the single-use secret id (or the error code) ever travel in it.
+ */
+export const OAUTH_DONE = 'plugboard:oauth';
+export interface OAuthDoneMessage {
+  type: typeof OAUTH_DONE;
+  state: string;
+  secret_id?: string;
+  error?: string;
+}
+
+export function isOAuthDoneMessage(data: unknown): data is OAuthDoneMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const { type, state, secret_id: secretId, error } = data as Record<string, unknown>;
+  return (
+    type === OAUTH_DONE &&
+    typeof state === 'string' &&
+    (secretId === undefined || typeof secretId === 'string') &&
+    (error === undefined || typeof error === 'string')
+  );
+}

@@ -1,7 +1,7 @@
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
 import { AUTH_KINDS, type AuthKind, CREDENTIAL_FIELD, type JsonSchema } from '../sdk/index.ts';
 
-/** What a form needs to create a connector of a type: its name, its credential kinds and its replication settings, as JSON Schemas. */
+/** What a form needs to create a connector of a type: its name, its credential kinds and its replication settings (JSON Schemas), and its OAuth flow if any. */
 export interface ConnectorSpecification {
   connector_type: string;
   display_name: string;
@@ -9,6 +9,8 @@ export interface ConnectorSpecification {
   credentials: JsonSchema;
   /** The type's replication-config schema, or null when it takes none. */
   replication_config: JsonSchema | null;
+  /** Its OAuth flow, named for a "Connect with <provider_name>" button; null when the connector declares none. */
+  oauth: { provider_name: string } | null;
 }
 
 const CREDENTIAL_KINDS: Record<AuthKind, { title: string; field: string; description: string }> = {
@@ -45,5 +47,6 @@ export function connectorSpecification(connector: CompiledConnector): ConnectorS
       }),
     },
     replication_config: definition.replicationConfig ?? null,
+    oauth: definition.auth.oauth2 ? { provider_name: definition.auth.oauth2.providerName } : null,
   };
 }

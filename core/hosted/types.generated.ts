@@ -1145,7 +1145,7 @@ export interface ConnectorRecord {
   created_at: string;
 }
 /**
- * The connector types a source can be made of, each with the JSON Schemas a form needs: its credential kinds and its replication settings.
+ * The connector types a source can be made of, each with the JSON Schemas a form needs: its credential kinds, its replication settings and its OAuth flow if any.
  */
 export interface ConnectorSpecificationList {
   data: ConnectorSpecification[];
@@ -1170,6 +1170,15 @@ export interface ConnectorSpecification {
    */
   replication_config: {
     [k: string]: unknown;
+  } | null;
+  /**
+   * The type's OAuth flow (POST /api/v1/embedded/oauth/initiate), or null when its connector declares none
+   */
+  oauth: {
+    /**
+     * Whose account the end user connects, as a button names it ("Connect with Slack")
+     */
+    provider_name: string;
   } | null;
 }
 /**

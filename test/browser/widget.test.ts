@@ -61,6 +61,8 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
   /** The button of a template, by its exact name (names may contain one another). */
   const templateButton = (widget: FrameLocator, name: string) =>
     widget.locator('ul.templates button', { has: widget.locator('.name', { hasText: new RegExp(`^${name}$`) }) });
+  /** Both types connect by consent first: their token form is behind "Use a token instead". */
+  const useToken = (widget: FrameLocator) => widget.getByRole('button', { name: 'Use a token instead' }).click();
   const widgetFrame = (page: Page): Frame => page.frames().find((frame) => frame.url().startsWith(`${serverUrl}/embedded-widget`))!;
   const hostState = (page: Page) =>
     page.evaluate(() => {
@@ -119,8 +121,9 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     const widget = page.frameLocator('dialog iframe');
     await templateButton(widget, 'Shared files').click();
     await widget.getByLabel('Source name').fill('Drive via a handwritten host');
+    await useToken(widget);
     await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
-    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
     await widget.getByText('Connected Drive via a handwritten host.').waitFor();
     expect((await handwritten(page)).seen).toEqual([
       expect.objectContaining({
@@ -257,6 +260,7 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     const { page, widget, workspace } = await openWidget({ tags: 'team' });
     await templateButton(widget, 'Team chat').click();
     await widget.getByLabel('Source name').fill('Our Slack');
+    await useToken(widget);
     await widget.getByLabel('Personal access token', { exact: true }).check();
     await widget.getByLabel('Personal access token: Token').fill(CHAT_TOKEN);
     await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
@@ -269,14 +273,15 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     expect(await inputOf('Join channels')).toEqual(['checkbox', '', '']);
     expect(await inputOf('Personal access token: Token')).toEqual(['password', '', '']);
     await screenshot(page, 'chat-form');
-    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
     await widget.getByText('Connected Our Slack.').waitFor();
 
     await templateButton(widget, 'Shared files').click();
     await widget.getByLabel('Source name').fill('Our Drive');
+    await useToken(widget);
     await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
     expect(await widget.getByText('Sync settings').count()).toBe(0);
-    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
     await widget.getByText('Connected Our Drive.').waitFor();
     await expect.poll(() => widget.locator('ul.sources .name').allInnerTexts()).toEqual(['Our Slack', 'Our Drive']);
     await screenshot(page, 'sources-created');
@@ -318,10 +323,11 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     const { page, widget } = await openWidget();
     await templateButton(widget, 'Team chat').click();
     await widget.getByLabel('Source name').fill('Too far back');
+    await useToken(widget);
     await widget.getByLabel('OAuth: Access token').fill(CHAT_TOKEN);
     await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
     await widget.getByLabel('Lookback window (days)').fill('400');
-    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
     const lookback = widget.getByLabel('Lookback window (days)');
     await expect.poll(() => lookback.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await lookback.getAttribute('aria-describedby'))!.split(' ');
@@ -346,10 +352,11 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     const { page, widget, workspace } = await openWidget({ tags: 'team' });
     await templateButton(widget, 'Team chat').click();
     await widget.getByLabel('Source name').fill('Chat to edit');
+    await useToken(widget);
     await widget.getByLabel('OAuth: Access token').fill(CHAT_TOKEN);
     await widget.getByLabel('Start date (UTC)').fill('2024-01-01T00:00:00');
     await widget.getByLabel('Lookback window (days)').fill('7');
-    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
     await widget.getByRole('button', { name: 'Edit Chat to edit' }).click();
     expect(await widget.getByLabel('Lookback window (days)').inputValue()).toBe('7');
     // Chrome shows whole minutes without their zero seconds.
@@ -390,8 +397,9 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await page.waitForTimeout(Math.max(0, opened + 10_500 - Date.now()));
     await templateButton(widget, 'Shared files').click();
     await widget.getByLabel('Source name').fill('Files after renewal');
+    await useToken(widget);
     await widget.getByLabel('OAuth: Access token').fill(DRIVE_TOKEN);
-    await widget.getByRole('button', { name: 'Connect' }).click();
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
     await widget.getByText('Waiting for the app to sign you in…').waitFor();
     // The request is a message: the host may count it a moment after the widget shows it is waiting.
     await expect.poll(async () => (await hostState(page)).tokenRequests).toBeGreaterThan(requestsBefore);
@@ -421,10 +429,6 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     };
     await tabTo('Source name');
     await page.keyboard.type('Typed chat');
-    await tabTo('OAuth');
-    await page.keyboard.press('ArrowDown'); // the radio group's next kind: personal access token
-    await tabTo('Personal access token: Token');
-    await page.keyboard.type(CHAT_TOKEN);
     await tabTo('Start date (UTC)');
     // Month, day, year, hour, minute, second, AM/PM: each part moves on once full; the year (up to six digits) by arrow.
     await page.keyboard.type('01012024');
@@ -434,6 +438,14 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await page.keyboard.type('3');
     await tabTo('Join channels');
     await page.keyboard.press('Space');
+    // Past "Connect with Slack", the switch to the token form.
+    for (let i = 0; i < 4 && (await focused()) !== 'Use a token instead'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Use a token instead');
+    await page.keyboard.press('Enter');
+    await tabTo('OAuth');
+    await page.keyboard.press('ArrowDown'); // the radio group's next kind: personal access token
+    await tabTo('Personal access token: Token');
+    await page.keyboard.type(CHAT_TOKEN);
     await page.keyboard.press('Enter');
     await widget.getByText('Connected Typed chat.').waitFor();
     const [created] = await sourcesOf(workspace);

@@ -1,5 +1,6 @@
 import type {
   ConnectorList,
+  EmbeddedOAuthInitiateResponse,
   EmbeddedSourceCreateRequest,
   ConnectorSpecification as GeneratedSpecification,
   TemplateList,
@@ -50,6 +51,9 @@ export class EmbeddedApi {
   connectorTypes = () => this.call<{ data: ConnectorSpecification[] }>('GET', 'api/v1/embedded/connector-types');
   createSource = (input: SourceInput) => this.call<SourceRecord>('POST', 'api/v1/embedded/sources', input);
   updateSource = (id: string, input: SourceInput) => this.call<SourceRecord>('PATCH', `api/v1/embedded/sources/${encodeURIComponent(id)}`, input);
+  /** A consent for a source of the template: the provider's page to open, and its state. */
+  initiateOAuth = (templateId: string) =>
+    this.call<EmbeddedOAuthInitiateResponse>('POST', 'api/v1/embedded/oauth/initiate', { source_template_id: templateId });
 
   /** One call; a 401 (the token expired meanwhile) asks the host for a new token and tries once more. */
   private async call<T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> {

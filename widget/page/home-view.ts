@@ -9,19 +9,45 @@ export interface HomeViewOptions {
   add(template: Template): void;
   /** Editing a source made from one of the offered templates (the only ones shown editable). */
   edit(source: SourceRecord, template: Template): void;
+  /** Connecting again, by consent, a source whose OAuth grant is gone. Called from the click: it opens the consent's window. */
+  reconnect(source: SourceRecord, template: Template, provider: string): void;
 }
 
 /** The start: the workspace's sources (each editable when its template is offered here) and the templates to add one from. */
-export function homeView({ sources, templates, specifications, add, edit }: HomeViewOptions): HTMLElement {
+export function homeView({ sources, templates, specifications, add, edit, reconnect }: HomeViewOptions): HTMLElement {
   const typeName = (type: string) => specifications.get(type)?.display_name ?? type;
   const offered = new Map(templates.map((template) => [template.id, template]));
   return h(
     'div',
     { class: 'view' },
-    listSection('sources', 'Your sources', 'No source connected yet.', sources, (source) => [
-      h('div', { class: 'about' }, h('span', { class: 'name' }, source.name), h('span', { class: 'type' }, typeName(source.connector_type))),
-      editButton(source, offered.get(source.source_template_id ?? ''), edit),
-    ]),
+    listSection('sources', 'Your sources', 'No source connected yet.', sources, (source) => {
+      const template = offered.get(source.source_template_id ?? '');
+      const provider = specifications.get(source.connector_type)?.oauth?.provider_name;
+      const expired = source.auth_status === 'needs_reauth';
+      return [
+        h(
+          'div',
+          { class: 'about' },
+          h('span', { class: 'name' }, source.name),
+          h('span', { class: 'type' }, typeName(source.connector_type)),
+          expired
+            ? h(
+                'span',
+                { class: 'needs-reauth' },
+                provider ? `Disconnected: reconnect it with ${provider}.` : 'Disconnected: its access was revoked or expired.',
+              )
+            : null,
+        ),
+        expired && template && provider
+          ? h(
+              'button',
+              { type: 'button', class: 'primary', 'aria-label': `Reconnect ${source.name}`, onclick: () => reconnect(source, template, provider) },
+              'Reconnect',
+            )
+          : null,
+        editButton(source, template, edit),
+      ];
+    }),
     listSection('templates', 'Add a source', 'There is nothing to connect here yet.', templates, (template) => [
       h(
         'button',

@@ -3,6 +3,8 @@ import type { ApiFailure, ConnectorSpecification, SourceInput, ValidationIssue }
 import { credentialsField } from './credentials-field.ts';
 import { h, uniqueId } from './dom.ts';
 import { type Field, schemaField, textField } from './form-fields.ts';
+import { oauthChoice } from './oauth-choice.ts';
+import { waitingFor } from './oauth-messages.ts';
 // A module of plain constants and types: the one definition of each auth kind's credential field.
 import { CREDENTIAL_FIELD } from '../../core/sdk/types.ts';
 
@@ -13,6 +15,11 @@ export interface SourceFormOptions {
   heading: string;
   /** Sends the form's input; answers the failure to show, or undefined when it worked. */
   submit(input: SourceInput): Promise<ApiFailure | undefined>;
+  /**
+   * Creating a source of a type with an OAuth flow: asks the end user's consent and creates the source
+   * with what it granted. Called synchronously from the click, so that it can open the consent's window.
+   */
+  connectWithOAuth?(input: SourceInput): Promise<ApiFailure | undefined>;
   cancel(): void;
   /** Says something to the end user through the page's live regions. */
   announce(message: string, kind: 'status' | 'alert'): void;
@@ -20,53 +27,78 @@ export interface SourceFormOptions {
 
 /**
  * The form that creates or edits a source, generated from the connector type's JSON Schemas: its
- * name, its credentials, and its replication settings when the type has any. A 422 puts each issue
- * beside the field its `loc` names; what names no field is listed above the buttons.
+ * name, its credentials, and its replication settings when the type has any. A new source of a type
+ * with an OAuth flow is connected by consent first ("Connect with <provider>", after the settings),
+ * its token form behind "Use a token instead". A 422 puts each issue beside the field its `loc`
+ * names; what names no field is listed above the buttons.
  */
 export function sourceForm(options: SourceFormOptions): HTMLElement {
   const { specification, source } = options;
   const updating = source !== undefined;
-  const fields: Field[] = [
-    textField(['body', 'name'], { title: 'Source name', description: 'A name to recognise this connection by.', required: !updating }, source?.name),
-    credentialsField(specification.credentials, updating, source ? CREDENTIAL_FIELD[source.auth_type] : undefined),
-  ];
+  const name = textField(['body', 'name'], { title: 'Source name', description: 'A name to recognise this connection by.', required: !updating }, source?.name);
+  const credentials = credentialsField(specification.credentials, updating, source ? CREDENTIAL_FIELD[source.auth_type] : undefined);
   const settings = specification.replication_config;
-  const settingFields = Object.entries(settings?.properties ?? {}).map(([name, schema]) =>
-    schemaField(['body', 'replication_config', name], name, schema, settings?.required?.includes(name) ?? false, source?.replication_config?.[name]),
+  const settingFields = Object.entries(settings?.properties ?? {}).map(([key, schema]) =>
+    schemaField(['body', 'replication_config', key], key, schema, settings?.required?.includes(key) ?? false, source?.replication_config?.[key]),
   );
-  fields.push(...settingFields);
+  const fields: Field[] = [name, credentials, ...settingFields];
   const formError = h('div', { class: 'form-error', id: uniqueId('form-error'), hidden: true });
   const submitButton = h('button', { type: 'submit', class: 'primary' }, updating ? 'Save' : 'Connect');
   const headingId = uniqueId('form-heading');
+  const settingsSet =
+    settingFields.length > 0 ? h('fieldset', { class: 'settings' }, h('legend', {}, 'Sync settings'), ...settingFields.map((f) => f.root)) : null;
+  const provider = specification.oauth?.provider_name;
+  const oauth =
+    provider && options.connectWithOAuth && !updating
+      ? oauthChoice(
+          provider,
+          credentials.root,
+          () => void connect(),
+          (usingToken) => (submitButton.hidden = !usingToken),
+        )
+      : undefined;
+  submitButton.hidden = oauth !== undefined;
   const form = h(
     'form',
     { novalidate: true, 'aria-labelledby': headingId },
-    fields[0]!.root,
-    fields[1]!.root,
-    settingFields.length > 0 ? h('fieldset', { class: 'settings' }, h('legend', {}, 'Sync settings'), ...settingFields.map((f) => f.root)) : null,
+    name.root,
+    ...(oauth ? [settingsSet, oauth.root] : [credentials.root, settingsSet]),
     formError,
     h('div', { class: 'actions' }, submitButton, h('button', { type: 'button', onclick: () => options.cancel() }, 'Cancel')),
   );
+  /** The fields in play: not the hidden token form while connecting by consent. */
+  const active = () => (oauth && !oauth.usingToken ? fields.filter((field) => field !== credentials) : fields);
+  const buttons = () => [submitButton, ...(oauth ? [oauth.connectButton] : [])];
 
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  /** Runs one way of saving (the form's submit, or the consent); shows what it answers. */
+  async function run(save: (input: SourceInput) => Promise<ApiFailure | undefined>, busy: string): Promise<void> {
     if (submitButton.disabled) return;
-    showIssues(fields, formError, []);
-    submitButton.disabled = true;
+    const inPlay = active();
+    showIssues(inPlay, formError, []);
+    for (const button of buttons()) button.disabled = true;
     form.setAttribute('aria-busy', 'true');
-    options.announce(updating ? 'Saving…' : 'Checking the credentials and connecting…', 'status');
+    options.announce(busy, 'status');
+    const saving = save(inputOf(inPlay, settingFields.length > 0));
     try {
-      const failure = await options.submit(inputOf(fields, settingFields.length > 0));
+      const failure = await saving;
       if (!failure) return;
       const issues = issuesOf(failure);
-      const placed = showIssues(fields, formError, issues);
+      const placed = showIssues(inPlay, formError, issues);
       options.announce(summaryOf(issues, placed), 'alert');
       placed[0]?.focusTarget.focus();
       if (placed.length === 0) formError.focus();
     } finally {
-      submitButton.disabled = false;
+      for (const button of buttons()) button.disabled = false;
       form.removeAttribute('aria-busy');
     }
+  }
+  // Synchronous up to the call of connectWithOAuth: the click's activation is what lets its window open.
+  const connect = () => run((input) => options.connectWithOAuth!(input), waitingFor(provider!));
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (oauth && !oauth.usingToken) void connect();
+    else void run(options.submit, updating ? 'Saving…' : 'Checking the credentials and connecting…');
   });
   return h(
     'section',

@@ -1,7 +1,9 @@
 import { CLOSE_DIALOG, type EndUserActionResult, type SourceRecord } from '../protocol.ts';
-import { type ApiFailure, type ConnectorSpecification, EmbeddedApi, type SourceInput, type Template } from './api.ts';
+import { type ApiAnswer, type ApiFailure, type ConnectorSpecification, EmbeddedApi, type SourceInput, type Template } from './api.ts';
 import { h } from './dom.ts';
 import { homeView } from './home-view.ts';
+import { forEndUser, waitingFor } from './oauth-messages.ts';
+import { OAuthSources } from './oauth-sources.ts';
 import { sourceForm } from './source-form.ts';
 import { TokenKeeper } from './token-keeper.ts';
 
@@ -13,6 +15,7 @@ const WAITING = 'Waiting for the app to sign you in…';
  */
 export class WidgetApp {
   private readonly api: EmbeddedApi;
+  private readonly oauth: OAuthSources;
   private readonly view = h('div', { class: 'content' });
   private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   private readonly alert = h('p', { class: 'alert', role: 'alert', 'aria-live': 'assertive' });
@@ -28,6 +31,7 @@ export class WidgetApp {
       else if (this.status.textContent === WAITING) this.announce('', 'status');
     });
     this.api = new EmbeddedApi(tokens);
+    this.oauth = new OAuthSources(this.api);
     root.replaceChildren(
       h('header', {}, h('h1', {}, 'Connect a data source'), h('button', { type: 'button', class: 'close', onclick: () => this.post(CLOSE_DIALOG) }, 'Close')),
       this.status,
@@ -59,6 +63,7 @@ export class WidgetApp {
         specifications: this.specifications,
         add: (template) => this.showForm(template, undefined),
         edit: (source, template) => this.showForm(template, source),
+        reconnect: (source, template, provider) => void this.reconnect(source, template, provider),
       }),
       focus,
     );
@@ -75,6 +80,7 @@ export class WidgetApp {
         ...(source ? { source } : {}),
         heading: source ? `Edit ${source.name}` : `Connect ${template.name}`,
         submit: (input) => this.save(template, source, input),
+        ...(specification.oauth ? { connectWithOAuth: (input) => this.connectWithOAuth(template, specification.oauth!.provider_name, input) } : {}),
         cancel: () => void this.showHome(true),
         announce: (message, kind) => this.announce(message, kind),
       }),
@@ -85,13 +91,35 @@ export class WidgetApp {
   /** Creates or updates the source; tells the host either way. */
   private async save(template: Template, source: SourceRecord | undefined, input: SourceInput): Promise<ApiFailure | undefined> {
     const answer = source ? await this.api.updateSource(source.id, input) : await this.api.createSource({ ...input, source_template_id: template.id });
+    return this.saved(source ? 'update' : 'create', answer);
+  }
+
+  /** A new source connected by consent (from the click: the consent's window opens at once). */
+  private connectWithOAuth(template: Template, provider: string, input: SourceInput): Promise<ApiFailure | undefined> {
+    return this.oauth.create(template, provider, input).then(async (answer) => forEndUser(await this.saved('create', answer), provider));
+  }
+
+  /** A source whose grant is gone, connected again by consent (from the click); the outcome is announced on the list. */
+  private async reconnect(source: SourceRecord, template: Template, provider: string): Promise<void> {
+    this.announce('', 'alert');
+    const answer = this.oauth.reconnect(source, template, provider);
+    this.announce(waitingFor(provider), 'status');
+    const failure = forEndUser(await this.saved('update', await answer, `Reconnected ${source.name}.`), provider);
+    if (failure) this.announce(typeof failure.detail === 'string' ? failure.detail : failure.detail.map((issue) => issue.msg).join(' '), 'alert');
+  }
+
+  /**
+   * Tells the host what the server answered (a consent that granted nothing, status 0, asked it
+   * nothing); on success, says so and goes back to the list. Answers the failure to show.
+   */
+  private async saved(action: 'create' | 'update', answer: ApiAnswer<SourceRecord>, done?: string): Promise<ApiFailure | undefined> {
     if (!answer.ok) {
-      const { detail, error_code } = answer.failure;
-      this.post({ type: 'end_user_action_result', message: source ? 'source_update_error' : 'source_create_error', error: { detail, error_code } });
+      const { status, detail, error_code } = answer.failure;
+      if (status !== 0) this.post({ type: 'end_user_action_result', message: `source_${action}_error`, error: { detail, error_code } });
       return answer.failure;
     }
-    this.post({ type: 'end_user_action_result', message: source ? 'source_updated' : 'source_created', data: answer.data });
-    this.announce(source ? `Saved ${answer.data.name}.` : `Connected ${answer.data.name}.`, 'status');
+    this.post({ type: 'end_user_action_result', message: action === 'create' ? 'source_created' : 'source_updated', data: answer.data });
+    this.announce(done ?? (action === 'create' ? `Connected ${answer.data.name}.` : `Saved ${answer.data.name}.`), 'status');
     await this.showHome(true);
     return undefined;
   }
