@@ -32,6 +32,8 @@ import { publicOrganizationRoutes } from './routes/public-organizations.ts';
 import { publicDestinationRoutes } from './routes/public-destinations.ts';
 import { publicSourceRoutes } from './routes/public-sources.ts';
 import { publicDeclarativeSourceRoutes } from './routes/public-declarative-sources.ts';
+import { publicOAuthRoutes } from './routes/public-oauth.ts';
+import { embeddedOAuthRoutes } from './routes/embedded-oauth.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
@@ -39,7 +41,9 @@ export const ROUTES: AnyRoute[] = [
   ...tokenRoutes,
   ...templateRoutes,
   ...connectorRoutes,
+  ...embeddedOAuthRoutes,
   ...publicApiRoutes,
+  ...publicOAuthRoutes,
   ...publicSourceRoutes,
   ...publicDeclarativeSourceRoutes,
   ...publicDestinationRoutes,

@@ -224,6 +224,9 @@ function problemWith(request: FuzzRequest, answer: RawResponse | Error): string 
   const text = answer.body.toString();
   if (answer.status >= 500 && !isDeclaredUnavailable(answer.status, text)) return `${answer.status} ${text.slice(0, 200)}`;
   if (answer.status < 400 || request.method === 'HEAD') return undefined;
+  // The OAuth callback, where end users' browsers land, answers a page to a client that asks for HTML.
+  const page = /\/oauth\/callback$/.test(request.path.split('?')[0]!) && /text\/html/.test(String(request.headers.accept ?? ''));
+  if (page && /^text\/html/.test(String(answer.headers['content-type']))) return undefined;
   // The public cloud API answers problem details (application/problem+json), also with a string `detail`.
   if (!/^application\/(problem\+)?json/.test(String(answer.headers['content-type'])))
     return `${answer.status} with Content-Type ${answer.headers['content-type']}: ${text.slice(0, 200)}`;

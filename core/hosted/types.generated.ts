@@ -38,6 +38,8 @@ import declarativeSourceDefinitionSchema from '../../schemas/server/declarative-
 import destinationDuckdbSchema from '../../schemas/server/destination-duckdb.json' with { type: 'json' };
 import destinationPostgresSchema from '../../schemas/server/destination-postgres.json' with { type: 'json' };
 import destinationSqliteSchema from '../../schemas/server/destination-sqlite.json' with { type: 'json' };
+import embeddedOauthInitiateRequestSchema from '../../schemas/server/embedded-oauth-initiate-request.json' with { type: 'json' };
+import embeddedOauthInitiateResponseSchema from '../../schemas/server/embedded-oauth-initiate-response.json' with { type: 'json' };
 import embeddedSourceCreateRequestSchema from '../../schemas/server/embedded-source-create-request.json' with { type: 'json' };
 import embeddedSourceUpdateRequestSchema from '../../schemas/server/embedded-source-update-request.json' with { type: 'json' };
 import errorResponseSchema from '../../schemas/server/error-response.json' with { type: 'json' };
@@ -45,6 +47,7 @@ import executeRequestSchema from '../../schemas/server/execute-request.json' wit
 import executeResponseSchema from '../../schemas/server/execute-response.json' with { type: 'json' };
 import healthResponseSchema from '../../schemas/server/health-response.json' with { type: 'json' };
 import jsonWebKeySetSchema from '../../schemas/server/json-web-key-set.json' with { type: 'json' };
+import oauthCallbackQuerySchema from '../../schemas/server/oauth-callback-query.json' with { type: 'json' };
 import operatorTokenResponseSchema from '../../schemas/server/operator-token-response.json' with { type: 'json' };
 import problemResponseSchema from '../../schemas/server/problem-response.json' with { type: 'json' };
 import publicConnectionCreateRequestSchema from '../../schemas/server/public-connection-create-request.json' with { type: 'json' };
@@ -59,6 +62,8 @@ import publicDestinationListSchema from '../../schemas/server/public-destination
 import publicDestinationPatchRequestSchema from '../../schemas/server/public-destination-patch-request.json' with { type: 'json' };
 import publicDestinationPutRequestSchema from '../../schemas/server/public-destination-put-request.json' with { type: 'json' };
 import publicDestinationSchema from '../../schemas/server/public-destination.json' with { type: 'json' };
+import publicInitiateOauthRequestSchema from '../../schemas/server/public-initiate-oauth-request.json' with { type: 'json' };
+import publicInitiateOauthResponseSchema from '../../schemas/server/public-initiate-oauth-response.json' with { type: 'json' };
 import publicJobCreateRequestSchema from '../../schemas/server/public-job-create-request.json' with { type: 'json' };
 import publicJobListQuerySchema from '../../schemas/server/public-job-list-query.json' with { type: 'json' };
 import publicJobListSchema from '../../schemas/server/public-job-list.json' with { type: 'json' };
@@ -66,6 +71,7 @@ import publicJobSchema from '../../schemas/server/public-job.json' with { type: 
 import publicListQuerySchema from '../../schemas/server/public-list-query.json' with { type: 'json' };
 import publicNotificationSchema from '../../schemas/server/public-notification.json' with { type: 'json' };
 import publicNotificationsSchema from '../../schemas/server/public-notifications.json' with { type: 'json' };
+import publicOauthCredentialsRequestSchema from '../../schemas/server/public-oauth-credentials-request.json' with { type: 'json' };
 import publicOrganizationListSchema from '../../schemas/server/public-organization-list.json' with { type: 'json' };
 import publicOrganizationSchema from '../../schemas/server/public-organization.json' with { type: 'json' };
 import publicPageQuerySchema from '../../schemas/server/public-page-query.json' with { type: 'json' };
@@ -108,6 +114,66 @@ export type SSLModes = Disable | Allow | Prefer | Require | VerifyCa | VerifyFul
  * Only NO_TUNNEL is supported
  */
 export type SSHTunnelMethod = NoTunnel | SSHKeyAuthentication | PasswordAuthentication;
+/**
+ * A source created from a source template, with the end user's credentials or the secret_id of their OAuth consent (exactly one).
+ */
+export type EmbeddedSourceCreateRequest = {
+  /**
+   * Source template id
+   */
+  source_template_id: string;
+  /**
+   * Source name
+   */
+  name: string;
+  /**
+   * Exactly one of: {access_token} (OAuth) or {token} (personal access token)
+   */
+  credentials?: {
+    access_token?: string;
+    token?: string;
+  };
+  /**
+   * Instead of credentials: the secret_id an OAuth consent granted (POST /api/v1/embedded/oauth/initiate); single-use
+   */
+  secret_id?: string;
+  /**
+   * Your id for the end user; default the workspace id
+   */
+  external_user_id?: string;
+  /**
+   * Connector-specific replication settings
+   */
+  replication_config?: {
+    [k: string]: unknown;
+  };
+};
+/**
+ * What to replace in an embedded source: its name, its credentials (checked with the upstream before they are stored) or instead the secret_id of an OAuth consent, its replication settings; at least one.
+ */
+export type EmbeddedSourceUpdateRequest = {
+  /**
+   * Source name
+   */
+  name?: string;
+  /**
+   * Exactly one of: {access_token} (OAuth) or {token} (personal access token)
+   */
+  credentials?: {
+    access_token?: string;
+    token?: string;
+  };
+  /**
+   * Instead of credentials: the secret_id an OAuth consent granted; single-use
+   */
+  secret_id?: string;
+  /**
+   * Connector-specific replication settings, replaced whole
+   */
+  replication_config?: {
+    [k: string]: unknown;
+  };
+};
 /**
  * Claims every token this server verifies must carry, by kind (token_use). A correctly signed token whose claims do not match is refused like a forged one.
  */
@@ -182,6 +248,8 @@ export interface ServerSchemas {
   "destination-duckdb.json": DestinationDuckdb;
   "destination-postgres.json": DestinationPostgres;
   "destination-sqlite.json": DestinationSqlite;
+  "embedded-oauth-initiate-request.json": EmbeddedOAuthInitiateRequest;
+  "embedded-oauth-initiate-response.json": EmbeddedOAuthInitiateResponse;
   "embedded-source-create-request.json": EmbeddedSourceCreateRequest;
   "embedded-source-update-request.json": EmbeddedSourceUpdateRequest;
   "error-response.json": ErrorResponse;
@@ -189,6 +257,7 @@ export interface ServerSchemas {
   "execute-response.json": ExecuteResponse;
   "health-response.json": HealthResponse;
   "json-web-key-set.json": JsonWebKeySet;
+  "oauth-callback-query.json": OAuthCallbackQuery;
   "operator-token-response.json": OperatorTokenResponse;
   "problem-response.json": ProblemResponse;
   "public-connection-create-request.json": PublicConnectionCreateRequest;
@@ -203,6 +272,8 @@ export interface ServerSchemas {
   "public-destination-patch-request.json": PublicDestinationPatchRequest;
   "public-destination-put-request.json": PublicDestinationPutRequest;
   "public-destination.json": PublicDestination;
+  "public-initiate-oauth-request.json": PublicInitiateOAuthRequest;
+  "public-initiate-oauth-response.json": PublicInitiateOAuthResponse;
   "public-job-create-request.json": PublicJobCreateRequest;
   "public-job-list-query.json": PublicJobListQuery;
   "public-job-list.json": PublicJobList;
@@ -210,6 +281,7 @@ export interface ServerSchemas {
   "public-list-query.json": PublicListQuery;
   "public-notification.json": PublicNotification;
   "public-notifications.json": PublicNotifications;
+  "public-oauth-credentials-request.json": PublicOAuthCredentialsRequest;
   "public-organization-list.json": PublicOrganizationList;
   "public-organization.json": PublicOrganization;
   "public-page-query.json": PublicPageQuery;
@@ -1055,11 +1127,37 @@ export interface ConnectorCreateRequest {
    */
   name?: string;
   /**
-   * Exactly one of: {access_token} (OAuth) or {token} (personal access token)
+   * Exactly one of: {access_token} (OAuth, with what renews it when there is: refresh_token, client_id, client_secret, expires_at, token_url) or {token} (personal access token)
    */
   credentials: {
+    /**
+     * OAuth access token
+     */
     access_token?: string;
+    /**
+     * Bot or user token
+     */
     token?: string;
+    /**
+     * OAuth refresh token, with which Plugboard renews the access token
+     */
+    refresh_token?: string;
+    /**
+     * When the access token expires: an ISO 8601 time or epoch seconds (unknown: renewed when the API says it expired)
+     */
+    expires_at?: string | number;
+    /**
+     * The OAuth client that holds the refresh token
+     */
+    client_id?: string;
+    /**
+     * Its client secret
+     */
+    client_secret?: string;
+    /**
+     * The token endpoint that renews it (default the connector's, or the deployment's)
+     */
+    token_url?: string;
   };
   /**
    * Connector-specific replication settings (chat: start_date, lookback_window, join_channels)
@@ -1129,6 +1227,10 @@ export interface ConnectorRecord {
    * The credential it holds: an OAuth access token, or a personal access token
    */
   auth_type: "oauth" | "token";
+  /**
+   * needs_reauth once the OAuth grant is gone (revoked or expired): executes answer 401 credentials_expired until the end user connects again
+   */
+  auth_status: "active" | "needs_reauth";
   /**
    * Connector-specific replication settings, null when none were given
    */
@@ -1447,56 +1549,26 @@ export interface DestinationSqlite {
   destination_path: string;
 }
 /**
- * A source created from a source template, with the end user's credentials.
+ * A consent for a source of a template: the end user connects their account instead of pasting a token.
  */
-export interface EmbeddedSourceCreateRequest {
+export interface EmbeddedOAuthInitiateRequest {
   /**
-   * Source template id
+   * A source template the caller may use, of a connector type with an OAuth flow
    */
   source_template_id: string;
-  /**
-   * Source name
-   */
-  name: string;
-  /**
-   * Exactly one of: {access_token} (OAuth) or {token} (personal access token)
-   */
-  credentials: {
-    access_token?: string;
-    token?: string;
-  };
-  /**
-   * Your id for the end user; default the workspace id
-   */
-  external_user_id?: string;
-  /**
-   * Connector-specific replication settings
-   */
-  replication_config?: {
-    [k: string]: unknown;
-  };
 }
 /**
- * What to replace in an embedded source: its name, its credentials (checked with the upstream before they are stored), its replication settings; at least one.
+ * The consent page to open, and its state. Once the user decides, the browser lands on <public URL>/widget/oauth/done with state and secret_id (or state and error); the secret_id then creates the source (POST /api/v1/embedded/sources) or replaces its credentials (PATCH).
  */
-export interface EmbeddedSourceUpdateRequest {
+export interface EmbeddedOAuthInitiateResponse {
   /**
-   * Source name
+   * The provider's consent page
    */
-  name?: string;
+  consent_url: string;
   /**
-   * Exactly one of: {access_token} (OAuth) or {token} (personal access token)
+   * The consent's single-use state (valid 10 minutes), repeated on the done page's query
    */
-  credentials?: {
-    access_token?: string;
-    token?: string;
-  };
-  /**
-   * Connector-specific replication settings, replaced whole
-   */
-  replication_config?: {
-    [k: string]: unknown;
-  };
+  state: string;
 }
 /**
  * A failure: what went wrong and, for some, a code a client can branch on.
@@ -1585,6 +1657,24 @@ export interface PublicSigningKey {
   kid: string;
   alg: "ES256";
   use: "sig";
+}
+/**
+ * What the provider sends the browser back with (RFC 6749 §4.1.2): the code and the state, or an error and the state.
+ */
+export interface OAuthCallbackQuery {
+  /**
+   * The state of the consent URL: single-use
+   */
+  state?: string;
+  /**
+   * The authorization code
+   */
+  code?: string;
+  /**
+   * The provider's error code (access_denied when the user refused)
+   */
+  error?: string;
+  [k: string]: unknown;
 }
 /**
  * An operator token for an application's organization.
@@ -1967,6 +2057,52 @@ export interface PublicDestinationPutRequest {
   configuration: PublicDestinationConfiguration;
 }
 /**
+ * A consent to ask the end user for: the source type, the workspace the source will be in, and where the browser goes afterwards.
+ */
+export interface PublicInitiateOAuthRequest {
+  /**
+   * An absolute http(s) URL without user info; the browser is sent there with secret_id (or error) added to its query
+   */
+  redirectUrl: string;
+  /**
+   * The workspace of the source to be created with the secret
+   */
+  workspaceId: string;
+  /**
+   * The source type to connect (one whose connector declares an OAuth flow)
+   */
+  sourceType?: string;
+  /**
+   * Deprecated: sourceType
+   */
+  name?: string;
+  /**
+   * Scopes in place of the connector's declared ones
+   *
+   * @maxItems 100
+   */
+  requestedScopes?: string[];
+  /**
+   * Further scopes, asked for with requestedScopes only
+   *
+   * @maxItems 100
+   */
+  requestedOptionalScopes?: string[];
+  /**
+   * Taken and ignored: Plugboard's connectors need no input for their flows
+   */
+  oAuthInputConfiguration?: {};
+}
+/**
+ * The provider's consent page to send the end user to.
+ */
+export interface PublicInitiateOAuthResponse {
+  /**
+   * The consent page, with the app's client id, Plugboard's callback and a single-use state (valid 10 minutes)
+   */
+  consentUrl: string;
+}
+/**
  * Starts a job of a connection: a sync, a reset (clear) that drops its tables and forgets its state, or a refresh that syncs every stream again from its start.
  */
 export interface PublicJobCreateRequest {
@@ -2079,6 +2215,34 @@ export interface PublicNotifications {
   syncDisabledWarning?: PublicNotification;
 }
 /**
+ * An OAuth app (the provider's client) for a source type, used by the consents asked for the workspace or organization: in place of any other registered for the type. The client secret is sealed and never answered.
+ */
+export interface PublicOAuthCredentialsRequest {
+  /**
+   * source: Plugboard runs OAuth flows for sources only
+   */
+  actorType: "source" | "destination";
+  /**
+   * The source type whose connector declares an OAuth flow (slack, google-drive, chat, file-storage, a plugin's, declarative-<definitionId>); an app for slack also serves chat, and the reverse
+   */
+  name: string;
+  /**
+   * The app's credentials, as the provider issued them
+   */
+  configuration: {
+    credentials: {
+      /**
+       * The app's client id
+       */
+      client_id: string;
+      /**
+       * The app's client secret (sealed, never answered)
+       */
+      client_secret: string;
+    };
+  };
+}
+/**
  * The caller's organizations (OrganizationsResponse): the one its token is for.
  */
 export interface PublicOrganizationList {
@@ -2167,6 +2331,10 @@ export interface PublicSourceCreateRequest {
    */
   definitionId?: string;
   configuration: PublicSourceConfiguration;
+  /**
+   * A secret an OAuth consent granted (initiateOAuth's redirect): its credentials go into the configuration, in the type's shape; single-use
+   */
+  secretId?: string;
 }
 /**
  * A page of sources; next and previous are the addresses of the neighbouring pages (next absent on the last page).
@@ -2225,6 +2393,10 @@ export interface PublicSourcePatchRequest {
    */
   workspaceId?: string;
   configuration?: PublicSourceConfiguration;
+  /**
+   * A secret an OAuth consent granted: its credentials replace the configuration's, in the type's shape; single-use
+   */
+  secretId?: string;
 }
 /**
  * A source's new name and whole configuration (a masked secret sent back keeps the stored one).
@@ -2411,7 +2583,7 @@ export interface SourceChatConfiguration {
    */
   sourceType: "chat";
   /**
-   * Exactly one: access_token (OAuth) or token (a bot or user token)
+   * Exactly one: access_token (OAuth, with what renews it when there is: refresh_token, client_id, client_secret, expires_at, token_url) or token (a bot or user token)
    */
   credentials: {
     /**
@@ -2422,6 +2594,26 @@ export interface SourceChatConfiguration {
      * Bot or user token (masked in answers)
      */
     token?: string;
+    /**
+     * OAuth refresh token, with which Plugboard renews the access token (masked in answers)
+     */
+    refresh_token?: string;
+    /**
+     * When the access token expires: an ISO 8601 time or epoch seconds (unknown: renewed when the API says it expired)
+     */
+    expires_at?: string | number;
+    /**
+     * The OAuth client that holds the refresh token
+     */
+    client_id?: string;
+    /**
+     * Its client secret (masked in answers)
+     */
+    client_secret?: string;
+    /**
+     * The token endpoint that renews it (default the connector's, or the deployment's)
+     */
+    token_url?: string;
   };
   /**
    * No message before it is read, UTC, YYYY-MM-DDTHH:mm:ssZ
@@ -2445,7 +2637,7 @@ export interface SourceFileStorageConfiguration {
    */
   sourceType: "file-storage";
   /**
-   * Exactly one: access_token (OAuth) or token
+   * Exactly one: access_token (OAuth, with what renews it when there is: refresh_token, client_id, client_secret, expires_at, token_url) or token
    */
   credentials: {
     /**
@@ -2456,10 +2648,30 @@ export interface SourceFileStorageConfiguration {
      * Token (masked in answers)
      */
     token?: string;
+    /**
+     * OAuth refresh token, with which Plugboard renews the access token (masked in answers)
+     */
+    refresh_token?: string;
+    /**
+     * When the access token expires: an ISO 8601 time or epoch seconds (unknown: renewed when the API says it expired)
+     */
+    expires_at?: string | number;
+    /**
+     * The OAuth client that holds the refresh token
+     */
+    client_id?: string;
+    /**
+     * Its client secret (masked in answers)
+     */
+    client_secret?: string;
+    /**
+     * The token endpoint that renews it (default the connector's, or the deployment's)
+     */
+    token_url?: string;
   };
 }
 /**
- * A Google Drive source in the official shape (source-google-drive), read with Plugboard's file-storage connector. Plugboard refreshes no Google token: credentials.access_token (an extension of the official shape) is the token it reads with.
+ * A Google Drive source in the official shape (source-google-drive), read with Plugboard's file-storage connector. credentials.access_token (an extension of the official shape) is the token it reads with; an OAuth client's refresh_token renews it.
  */
 export interface SourceGoogleDriveConfiguration {
   /**
@@ -2494,6 +2706,14 @@ export interface SourceGoogleDriveConfiguration {
      * Plugboard's extension: a Drive access token, the one it reads with (masked in answers)
      */
     access_token: string;
+    /**
+     * Plugboard's extension: when the access token expires, an ISO 8601 time or epoch seconds (unknown: renewed when Drive says it expired)
+     */
+    expires_at?: string | number;
+    /**
+     * Plugboard's extension: the token endpoint that renews it (default the deployment's)
+     */
+    token_url?: string;
   };
   /**
    * The folder to sync (kept as given: Plugboard's streams read the whole Drive the token reaches)
@@ -2517,7 +2737,7 @@ export interface SourceGoogleDriveConfiguration {
   [k: string]: unknown;
 }
 /**
- * A Slack source in the official shape (source-slack), read with Plugboard's chat connector. Unlike the official description, credentials are required: Plugboard does not run the OAuth flow.
+ * A Slack source in the official shape (source-slack), read with Plugboard's chat connector. Unlike the official description, credentials are required: a source created with the secretId of an OAuth consent gets them from it.
  */
 export interface SourceSlackConfiguration {
   /**
@@ -2548,6 +2768,18 @@ export interface SourceSlackConfiguration {
      * Slack access_token (masked in answers)
      */
     access_token?: string;
+    /**
+     * Plugboard's extension: the refresh token of a rotating access token, with which Plugboard renews it (masked in answers)
+     */
+    refresh_token?: string;
+    /**
+     * Plugboard's extension: when the access token expires, an ISO 8601 time or epoch seconds
+     */
+    expires_at?: string | number;
+    /**
+     * Plugboard's extension: the token endpoint that renews it (default the deployment's)
+     */
+    token_url?: string;
   };
   /**
    * No message before it is read, UTC
@@ -2780,6 +3012,8 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'destination-duckdb.json': destinationDuckdbSchema,
   'destination-postgres.json': destinationPostgresSchema,
   'destination-sqlite.json': destinationSqliteSchema,
+  'embedded-oauth-initiate-request.json': embeddedOauthInitiateRequestSchema,
+  'embedded-oauth-initiate-response.json': embeddedOauthInitiateResponseSchema,
   'embedded-source-create-request.json': embeddedSourceCreateRequestSchema,
   'embedded-source-update-request.json': embeddedSourceUpdateRequestSchema,
   'error-response.json': errorResponseSchema,
@@ -2787,6 +3021,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'execute-response.json': executeResponseSchema,
   'health-response.json': healthResponseSchema,
   'json-web-key-set.json': jsonWebKeySetSchema,
+  'oauth-callback-query.json': oauthCallbackQuerySchema,
   'operator-token-response.json': operatorTokenResponseSchema,
   'problem-response.json': problemResponseSchema,
   'public-connection-create-request.json': publicConnectionCreateRequestSchema,
@@ -2801,6 +3036,8 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-destination-patch-request.json': publicDestinationPatchRequestSchema,
   'public-destination-put-request.json': publicDestinationPutRequestSchema,
   'public-destination.json': publicDestinationSchema,
+  'public-initiate-oauth-request.json': publicInitiateOauthRequestSchema,
+  'public-initiate-oauth-response.json': publicInitiateOauthResponseSchema,
   'public-job-create-request.json': publicJobCreateRequestSchema,
   'public-job-list-query.json': publicJobListQuerySchema,
   'public-job-list.json': publicJobListSchema,
@@ -2808,6 +3045,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-list-query.json': publicListQuerySchema,
   'public-notification.json': publicNotificationSchema,
   'public-notifications.json': publicNotificationsSchema,
+  'public-oauth-credentials-request.json': publicOauthCredentialsRequestSchema,
   'public-organization-list.json': publicOrganizationListSchema,
   'public-organization.json': publicOrganizationSchema,
   'public-page-query.json': publicPageQuerySchema,

@@ -14,6 +14,9 @@ const CREDENTIAL_CHECK_RESPONSES = {
   502: 'The upstream failed during the credential check; nothing was stored',
 };
 
+/** Embedded sources also take an OAuth consent's secret in place of credentials. */
+const SECRET_REFUSED = `${CREDENTIAL_CHECK_RESPONSES[400]}; or invalid_secret_id: a secret_id unknown, used, expired, or of another workspace or connector type`;
+
 /** A connector of this type for this external user already exists: the answer names it. */
 const CONNECTOR_EXISTS = {
   description: 'The workspace has a connector of this type for this external user (connector_exists, with its connector_id)',
@@ -166,7 +169,8 @@ export const connectorRoutes = [
   defineRoute({
     method: 'post',
     paths: ['/api/v1/embedded/sources'],
-    summary: "Create a source from a source template with the end user's credentials.",
+    summary:
+      "Create a source from a source template with the end user's credentials, or the secret_id of their OAuth consent (POST /api/v1/embedded/oauth/initiate).",
     tags: ['embedded'],
     auth: ['scoped', 'widget'],
     cors: true,
@@ -176,17 +180,19 @@ export const connectorRoutes = [
     responses: {
       201: 'The source (a connector record)',
       ...CREDENTIAL_CHECK_RESPONSES,
+      400: SECRET_REFUSED,
       401: 'Missing or invalid scoped or widget token',
       404: 'No such source template (or not offered to this widget)',
       409: CONNECTOR_EXISTS,
       422: 'Invalid body',
     },
-    handler: ({ hosted, claims, body }) => hosted.connectors.createEmbeddedSource(workspaceScopeOf(claims), widgetScopeOf(claims), body),
+    handler: ({ hosted, claims, body }) => hosted.publicApi.oauth.embedded.createSource(workspaceScopeOf(claims), widgetScopeOf(claims), body),
   }),
   defineRoute({
     method: 'patch',
     paths: ['/api/v1/embedded/sources/:source_id'],
-    summary: "Replace an embedded source's name, credentials or replication settings (credentials are checked with the upstream first).",
+    summary:
+      "Replace an embedded source's name, credentials (or with an OAuth consent's secret_id) or replication settings (credentials are checked with the upstream first).",
     tags: ['embedded'],
     auth: ['scoped', 'widget'],
     cors: true,
@@ -195,13 +201,14 @@ export const connectorRoutes = [
     responses: {
       200: 'The updated source (a connector record)',
       ...CREDENTIAL_CHECK_RESPONSES,
+      400: SECRET_REFUSED,
       401: 'Missing or invalid scoped or widget token',
       403: 'A source of another workspace or organization',
       404: 'No such source (or, to a widget, not one it could have created)',
       422: 'Invalid body, credentials or replication_config',
     },
     handler: ({ hosted, claims, params, body }) =>
-      hosted.connectors.updateEmbeddedSource(workspaceScopeOf(claims), widgetScopeOf(claims), params.source_id!, body),
+      hosted.publicApi.oauth.embedded.updateSource(workspaceScopeOf(claims), widgetScopeOf(claims), params.source_id!, body),
   }),
   defineRoute({
     method: 'get',

@@ -189,7 +189,7 @@ export class ConfiguredActors<K extends ActorKind> {
   }
 
   /** The kind the configuration's type field or the definition id names (they must agree), else `fallback`. */
-  private resolve(configuration: Record<string, unknown>, definitionId: string | undefined, fallback?: K): K {
+  protected resolve(configuration: Record<string, unknown>, definitionId: string | undefined, fallback?: K): K {
     const field = this.kinds.typeField;
     const named = configuration[field];
     const byName = typeof named === 'string' ? this.kinds.byName(named) : undefined;

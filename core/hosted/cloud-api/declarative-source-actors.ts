@@ -51,12 +51,22 @@ export class SourceActors extends ConfiguredActors<SourceKind> {
 
   /** A definition named by `definitionId`, `sourceType` `declarative-<id>` or its manifest's type: the source's workspace's only. */
   override async create(organizationId: string, input: ActorCreateInput): Promise<ConfiguredActor<SourceKind>> {
+    return super.create(organizationId, await this.namedInput(organizationId, input));
+  }
+
+  /** The kind a create of `input` makes, named as `create` names it (before anything is checked or stored). */
+  async kindToCreate(organizationId: string, input: ActorCreateInput): Promise<SourceKind> {
+    const named = await this.namedInput(organizationId, input);
+    return this.resolve(named.configuration, named.definitionId);
+  }
+
+  private async namedInput(organizationId: string, input: ActorCreateInput): Promise<ActorCreateInput> {
     const workspace = await workspaceOf(this.workspaces, organizationId, input.workspaceId);
     if (input.definitionId !== undefined) {
       const why = `no source type has definition id ${input.definitionId}`;
       await this.visibleIn(workspace.id, input.definitionId.toLowerCase(), ['body', 'definitionId'], why, 'value_error.unknown_definition');
     }
-    return super.create(organizationId, { ...input, configuration: await this.namedIn(workspace.id, input.configuration) });
+    return { ...input, configuration: await this.namedIn(workspace.id, input.configuration) };
   }
 
   override async update(organizationId: string, id: string, changes: ActorChanges, mode: 'patch' | 'put'): Promise<ConfiguredActor<SourceKind>> {

@@ -5,7 +5,7 @@ import { runnableDefinition } from './declarative-definition.ts';
 import { declarativeEndpoint } from './declarative-endpoint.ts';
 import { declarativeConnectorType, declarativeSourceType, definitionIdOf } from './declarative-names.ts';
 import type { DeclarativeRow, DeclarativeTable } from './declarative-table.ts';
-import { connectorSourceKind, type CustomSourceKinds, plugboardCredentials, plugboardShape, type SourceKind } from './source-kinds.ts';
+import { connectorSourceKind, type CustomSourceKinds, plugboardCredentials, plugboardShape, type SourceKind, tokenUrlEndpoint } from './source-kinds.ts';
 import type { UpstreamCheck } from './upstream-check.ts';
 
 /** A published definition as this instance runs it: registered in the runtime at `version`. */
@@ -60,7 +60,9 @@ export class DeclarativeSourceTypes implements CustomSourceKinds {
       schema: plugboardShape(plugin, name),
       credentialsOf: plugboardCredentials,
     });
-    const runnable = { id: row.id, workspaceId: row.workspace_id, version: row.version, kind: { ...kind, endpoint: () => endpoint } };
+    // The definition's endpoint, and a token URL the credentials name.
+    const kindWithEndpoint = { ...kind, endpoint: (configuration: Record<string, unknown>) => ({ ...endpoint, ...tokenUrlEndpoint(configuration) }) };
+    const runnable = { id: row.id, workspaceId: row.workspace_id, version: row.version, kind: kindWithEndpoint };
     this.runnable.set(row.id, runnable);
     return runnable;
   }

@@ -4,6 +4,7 @@ import type { SqlDriver } from '../../stores/sql-driver.ts';
 import type { Store } from '../../stores/types.ts';
 import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
 import type { HostedConnectors } from '../hosted-connectors.ts';
+import { createHostedOAuth, type HostedOAuth } from '../oauth/hosted-oauth.ts';
 import { ActorTable } from './actor-table.ts';
 import { ConfigurationVault } from './configuration-vault.ts';
 import { ConfiguredActors } from './configured-actors.ts';
@@ -41,6 +42,8 @@ export interface PublicApi {
   webBackend: WebBackendConnections;
   /** Workspaces' custom declarative source definitions. */
   declarativeSources: PublicDeclarativeSources;
+  /** OAuth apps, consents (initiateOAuth and the widget's) and the secrets they grant sources. */
+  oauth: HostedOAuth;
 }
 
 export interface PublicApiDependencies {
@@ -80,7 +83,8 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     'destination',
   );
   const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime, deps.syncStates);
-  const publicSources = new PublicSources(sources);
+  const oauth = createHostedOAuth({ ...deps, sourceKinds, declarativeTypes, definitions });
+  const publicSources = new PublicSources(sources, oauth.secrets);
   const publicDestinations = new PublicDestinations(destinations);
   return {
     workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResources(deps.cloudDb)),
@@ -92,5 +96,6 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     states: new ConnectionStates(connections, deps.syncStates, deps.syncJobs),
     webBackend: new WebBackendConnections(connections, publicSources, publicDestinations, deps.syncJobs),
     declarativeSources: new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress),
+    oauth,
   };
 }

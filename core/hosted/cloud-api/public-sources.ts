@@ -1,12 +1,50 @@
+import type { OAuthSecrets } from '../oauth/oauth-secrets.ts';
+import { invalidSecretId } from '../oauth/oauth-secrets.ts';
+import type { OAuthCredentials } from '../../sdk/index.ts';
 import type { PublicSource } from '../types.generated.ts';
-import type { ConfiguredActor, ConfiguredActors } from './configured-actors.ts';
+import type { ActorChanges, ActorCreateInput, ConfiguredActor } from './configured-actors.ts';
+import { mergeConfiguration } from './configuration-secrets.ts';
+import type { SourceActors } from './declarative-source-actors.ts';
 import { epochSeconds, PublicActors } from './public-actors.ts';
 import type { SourceKind } from './source-kinds.ts';
 
-/** Sources: a configuration of any type SourceKinds knows, its credentials checked with the connector's check before it is stored. */
+/**
+ * Sources: a configuration of any type SourceKinds knows, its credentials checked with the connector's check before it is stored.
+ * A `secretId` (what an OAuth consent granted: see core/hosted/oauth/) gives the credentials instead, in the type's shape.
+ */
 export class PublicSources extends PublicActors<SourceKind, PublicSource> {
-  constructor(actors: ConfiguredActors<SourceKind>) {
-    super(actors, 'check_connection_source');
+  constructor(
+    private readonly sources: SourceActors,
+    /** The OAuth secrets `secretId` names; without them, a secretId is unknown. */
+    private readonly secrets?: OAuthSecrets,
+  ) {
+    super(sources, 'check_connection_source');
+  }
+
+  /** With `secretId`: the secret's credentials in the configuration (the other fields kept), the secret taken once the source is stored. */
+  override async create(organizationId: string, input: ActorCreateInput & { secretId?: string }): Promise<PublicSource> {
+    const { secretId, ...rest } = input;
+    if (secretId === undefined) return super.create(organizationId, rest);
+    const kind = await this.sources.kindToCreate(organizationId, rest);
+    return this.spend(secretId, { organizationId, workspaceId: rest.workspaceId.toLowerCase(), kind }, (credentials) =>
+      super.create(organizationId, { ...rest, configuration: withCredentials(kind, rest.configuration, credentials) }),
+    );
+  }
+
+  /**
+   * With `secretId`: the secret's credentials replace the source's, the fields given merged as a PATCH
+   * merges them. The stored secrets stay masked in what is sent on, so a change of endpoint still
+   * asks for them (secret_required), as any PATCH would.
+   */
+  override async patch(organizationId: string, id: string, input: ActorChanges & { secretId?: string }): Promise<PublicSource> {
+    const { secretId, ...changes } = input;
+    if (secretId === undefined) return super.patch(organizationId, id, changes);
+    const source = await this.actors.get(organizationId, id);
+    return this.spend(secretId, { organizationId, workspaceId: source.workspaceId, kind: source.kind }, async (credentials) => {
+      const merged = mergeConfiguration(this.actors.masked(source), changes.configuration ?? {});
+      const configuration = withCredentials(source.kind, merged, credentials);
+      return this.toPublic(await this.actors.update(organizationId, id, { ...changes, configuration }, 'put'));
+    });
   }
 
   protected toPublic(source: ConfiguredActor<SourceKind>): PublicSource {
@@ -20,4 +58,20 @@ export class PublicSources extends PublicActors<SourceKind, PublicSource> {
       createdAt: epochSeconds(source.createdAt),
     };
   }
+
+  private spend<T>(
+    secretId: string,
+    target: { organizationId: string; workspaceId: string; kind: SourceKind },
+    use: (credentials: OAuthCredentials) => Promise<T>,
+  ): Promise<T> {
+    if (!this.secrets) throw invalidSecretId('the secret id is unknown, used or expired');
+    const binding = { flow: 'public_api' as const, organizationId: target.organizationId, workspaceId: target.workspaceId, sourceType: target.kind.name };
+    return this.secrets.spend(secretId, binding, use);
+  }
+}
+
+/** The configuration with the consent's credentials in the kind's shape; a kind without an OAuth flow has no secret to take. */
+function withCredentials(kind: SourceKind, configuration: Record<string, unknown>, credentials: OAuthCredentials): Record<string, unknown> {
+  if (!kind.oauthConfiguration) throw invalidSecretId(`source type ${kind.name} has no OAuth flow`);
+  return kind.oauthConfiguration(configuration, credentials);
 }

@@ -3,10 +3,10 @@ import type { CompiledConnector } from '../../plugins/compiled-connector.ts';
 import { authHeadersFor } from '../../runtime/credentials.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { createAjv } from '../../schema/ajv.ts';
-import type { Credentials, JsonSchema } from '../../sdk/index.ts';
+import type { Credentials, JsonSchema, OAuth2Settings, OAuthCredentials } from '../../sdk/index.ts';
 import { SERVER_SCHEMAS } from '../types.generated.ts';
-import { type ActorKind, type ActorKinds, type Loc, unloadedKind, validateWith } from './actor-kind.ts';
-import { secretFieldsOf } from './configuration-secrets.ts';
+import { type ActorKind, type ActorKinds, type Endpoint, type Loc, unloadedKind, validateWith } from './actor-kind.ts';
+import { isObject, secretFieldsOf } from './configuration-secrets.ts';
 import { nameBasedUuid } from './definition-ids.ts';
 import type { UpstreamCheck } from './upstream-check.ts';
 
@@ -15,6 +15,10 @@ export interface SourceKind extends ActorKind {
   connectorType: string;
   /** The connector's credentials, from a valid configuration. */
   credentialsOf(configuration: Record<string, unknown>): Credentials;
+  /** The connector's OAuth flow (its `auth.oauth2`), when it declares one: sources of the kind can then be connected by consent. */
+  oauth2?: OAuth2Settings;
+  /** The configuration with the credentials a consent granted in this kind's own shape, its other fields kept (kinds with `oauth2`). */
+  oauthConfiguration?(configuration: Record<string, unknown>, credentials: OAuthCredentials): Record<string, unknown>;
 }
 
 /** Source kinds beyond the loaded connector types (published declarative definitions), found by name or definition id. */
@@ -29,6 +33,27 @@ interface AirbyteSource {
   definitionId: string;
   schema: JsonSchema;
   credentialsOf(configuration: Record<string, unknown>): Credentials;
+  oauthConfiguration(configuration: Record<string, unknown>, credentials: OAuthCredentials): Record<string, unknown>;
+}
+
+/** What an OAuth credential carries beside its access token, so the runtime can refresh it. */
+const REFRESH_FIELDS = ['refresh_token', 'expires_at', 'client_id', 'client_secret', 'token_url'] as const;
+
+/** The OAuth credentials in an official shape's `credentials`: the access token and whatever of its refresh grant is there. */
+function oauthCredentialsIn(credentials: Record<string, unknown>): OAuthCredentials {
+  const present = REFRESH_FIELDS.filter((field) => credentials[field] !== undefined).map((field) => [field, credentials[field]]);
+  return { access_token: credentials.access_token as string, ...Object.fromEntries(present) };
+}
+
+/** The granted credentials' fields an official shape names (no token URL: the deployment's applies, as for its API). */
+function grantIn(credentials: OAuthCredentials) {
+  return {
+    client_id: credentials.client_id,
+    client_secret: credentials.client_secret,
+    access_token: credentials.access_token,
+    ...(credentials.refresh_token === undefined ? {} : { refresh_token: credentials.refresh_token }),
+    ...(credentials.expires_at === undefined ? {} : { expires_at: credentials.expires_at }),
+  };
 }
 
 const AIRBYTE_SOURCES: Record<string, AirbyteSource> = {
@@ -37,16 +62,24 @@ const AIRBYTE_SOURCES: Record<string, AirbyteSource> = {
     definitionId: 'c2281cee-86f9-4a86-bb48-d23286b4c7bd',
     schema: SERVER_SCHEMAS['source-slack.json'],
     credentialsOf(configuration) {
-      const credentials = configuration.credentials as { option_title: string; api_token?: string; access_token?: string };
-      return credentials.option_title === 'API Token Credentials' ? { token: credentials.api_token! } : { access_token: credentials.access_token! };
+      const credentials = configuration.credentials as { option_title: string; api_token?: string };
+      return credentials.option_title === 'API Token Credentials' ? { token: credentials.api_token! } : oauthCredentialsIn(credentials);
     },
+    oauthConfiguration: (configuration, credentials) => ({
+      ...configuration,
+      credentials: { option_title: 'Default OAuth2.0 authorization', ...grantIn(credentials) },
+    }),
   },
   'google-drive': {
     connectorType: 'file-storage',
     definitionId: '9f8dda77-1048-4368-815b-269bf54ee9b8',
     schema: SERVER_SCHEMAS['source-google-drive.json'],
-    // Plugboard refreshes no Google token: the extension field is the one it reads with.
-    credentialsOf: (configuration) => ({ access_token: (configuration.credentials as { access_token: string }).access_token }),
+    // The extension field `access_token` is the one it reads with; an OAuth client's refresh token renews it.
+    credentialsOf(configuration) {
+      const credentials = configuration.credentials as { auth_type: string; access_token: string };
+      return credentials.auth_type === 'Client' ? oauthCredentialsIn(credentials) : { access_token: credentials.access_token };
+    },
+    oauthConfiguration: (configuration, credentials) => ({ ...configuration, credentials: { auth_type: 'Client', ...grantIn(credentials) } }),
   },
 };
 
@@ -73,17 +106,18 @@ export class SourceKinds implements ActorKinds<SourceKind> {
   ) {
     const ajv = createAjv();
     const types = runtime.connectorTypes();
-    const kind = (name: string, plugin: CompiledConnector, definitionId: string, schema: JsonSchema, credentialsOf: SourceKind['credentialsOf']) =>
-      connectorSourceKind(ajv, check, plugin, { name, definitionId, schema, credentialsOf });
     for (const [name, source] of Object.entries(AIRBYTE_SOURCES)) {
       if (types.includes(source.connectorType)) {
-        this.kinds.set(name, kind(name, runtime.plugin(source.connectorType), source.definitionId, source.schema, source.credentialsOf));
+        this.kinds.set(name, connectorSourceKind(ajv, check, runtime.plugin(source.connectorType), { name, ...source }));
       }
     }
     for (const type of types) {
       const plugin = runtime.plugin(type);
       const schema = PLUGBOARD_SHAPES[type] ?? plugboardShape(plugin);
-      this.kinds.set(type, kind(type, plugin, nameBasedUuid(`source/${type}`), schema, plugboardCredentials));
+      this.kinds.set(
+        type,
+        connectorSourceKind(ajv, check, plugin, { name: type, definitionId: nameBasedUuid(`source/${type}`), schema, credentialsOf: plugboardCredentials }),
+      );
     }
   }
 
@@ -105,21 +139,29 @@ export class SourceKinds implements ActorKinds<SourceKind> {
   }
 }
 
-/** A source kind read with `plugin`: its configuration valid against `schema`, its credentials against the header rules and the upstream. */
+/**
+ * A source kind read with `plugin`: its configuration valid against `schema`, its credentials against
+ * the header rules and the upstream. When the connector declares an OAuth flow, consents give its
+ * credentials (`oauthConfiguration`: Plugboard's shape by default, the credentials object as it is).
+ * A token URL in the credentials is where the refresh grant goes: the secrets are bound to it.
+ */
 export function connectorSourceKind(
   ajv: Ajv,
   check: UpstreamCheck,
   plugin: CompiledConnector,
-  shape: Pick<SourceKind, 'name' | 'definitionId' | 'credentialsOf'> & { schema: JsonSchema },
+  shape: Pick<SourceKind, 'name' | 'definitionId' | 'credentialsOf' | 'oauthConfiguration'> & { schema: JsonSchema },
 ): SourceKind {
   const { name, definitionId, schema, credentialsOf } = shape;
   const validate: ValidateFunction = ajv.compile(schema);
+  const oauth2 = plugin.definition.auth.oauth2;
   return {
     name,
     connectorType: plugin.type,
     definitionId,
     secrets: secretFieldsOf(schema),
     credentialsOf,
+    endpoint: tokenUrlEndpoint,
+    ...(oauth2 ? { oauth2, oauthConfiguration: shape.oauthConfiguration ?? plugboardOAuthConfiguration } : {}),
     validate(configuration: Record<string, unknown>, loc: Loc) {
       validateWith(validate, configuration, loc);
       // The header rules (printable ASCII, a kind the connector takes) hold whatever the shape.
@@ -132,6 +174,22 @@ export function connectorSourceKind(
 /** Plugboard's shapes carry the connector's own credentials (validated: the shape has the object, the header rules checked it). */
 export function plugboardCredentials(configuration: Record<string, unknown>): Credentials {
   return configuration.credentials as Credentials;
+}
+
+/** Plugboard's shapes take a consent's credentials object as it is. */
+function plugboardOAuthConfiguration(configuration: Record<string, unknown>, credentials: OAuthCredentials): Record<string, unknown> {
+  return { ...configuration, credentials };
+}
+
+/**
+ * Where a configuration's refresh grant goes when its credentials name a token URL: the client
+ * secret and refresh token go there, so a change of it keeps them until they are given again. None
+ * named: the connector's (or the deployment's) own, nothing to bind.
+ */
+export function tokenUrlEndpoint(configuration: Record<string, unknown>): Endpoint {
+  const credentials = configuration.credentials;
+  const tokenUrl = isObject(credentials) ? credentials.token_url : undefined;
+  return tokenUrl === undefined ? {} : { 'credentials.token_url': tokenUrl };
 }
 
 /**

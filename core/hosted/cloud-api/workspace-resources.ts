@@ -1,6 +1,6 @@
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 
-/** A workspace's sources, destinations, connections and declarative source definitions, which go with it. */
+/** A workspace's sources, destinations, connections, declarative source definitions and OAuth apps and flows, which go with it. */
 export class WorkspaceResources {
   constructor(private readonly driver: SqlDriver) {}
 
@@ -10,6 +10,9 @@ export class WorkspaceResources {
       const connections = await tx.all<{ id: string }>('SELECT id FROM cloud_connections WHERE workspace_id = ?', [workspaceId]);
       for (const table of ['cloud_connections', 'cloud_sources', 'cloud_destinations', 'cloud_declarative_sources'])
         await tx.run(`DELETE FROM ${table} WHERE workspace_id = ?`, [workspaceId]);
+      // Its OAuth apps, and the consents and secrets of its flows.
+      await tx.run("DELETE FROM oauth_apps WHERE owner_kind = 'workspace' AND owner_id = ?", [workspaceId]);
+      for (const table of ['oauth_states', 'oauth_secrets']) await tx.run(`DELETE FROM ${table} WHERE workspace_id = ?`, [workspaceId]);
       return connections.map((row) => row.id);
     });
   }
