@@ -59,6 +59,25 @@ describe('checkDefinition', () => {
     }
   });
 
+  it('checks a declared OAuth flow: the header rule it needs, its URLs, its provider and its sign of expiry', () => {
+    const flow = {
+      providerName: 'Acme',
+      authorizeUrl: 'https://acme.test/oauth/authorize',
+      tokenUrl: 'https://acme.test/oauth/token',
+      scopes: ['read'],
+      expiredToken: { status: 401 },
+    };
+    expect(checkDefinition({ ...connector, auth: { oauth: { header: 'Authorization', scheme: 'Bearer' }, oauth2: flow } })).toEqual([]);
+    expect(
+      checkDefinition({ ...connector, auth: { token: { header: 'Authorization' }, oauth2: { ...flow, providerName: '', tokenUrl: 'ftp://x', expiredToken: {} } } }),
+    ).toEqual([
+      '`auth.oauth2` needs `auth.oauth`, the header rule its access tokens travel by',
+      'auth.oauth2.providerName must name the provider',
+      'auth.oauth2.tokenUrl must be an http(s) URL',
+      'auth.oauth2.expiredToken must name the `codes` or the `status` by which the API says an access token expired',
+    ]);
+  });
+
   it('lists every top-level problem at once', () => {
     const broken = {
       ...connector,
@@ -72,7 +91,7 @@ describe('checkDefinition', () => {
       '`type` must be a lowercase identifier such as "chat"',
       '`displayName` must be a non-empty string',
       '`defaultBaseUrl` must be an http(s) URL',
-      'unknown auth kind "basic"; allowed: oauth, token',
+      'unknown auth kind "basic"; allowed: oauth, token, oauth2',
       'auth.basic needs a `header`',
       'transport.timeoutMs must be a non-negative number',
       'transport.errors.failureInBody must be a function: body => whether it reports a failure',
