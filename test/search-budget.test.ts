@@ -167,9 +167,10 @@ describe.each(BACKENDS)('search time budget on %s', (backend) => {
         error_code: 'query_too_expensive',
       });
       expect(error.message).toContain(`${WORST_ALLOWED.sort.length} sort keys, ${SEARCH_LIMITS.likePatterns} like patterns`);
-      // Stopped, not wedged: the next search gets a thread (or a connection) and its own budget.
+      // Stopped, not wedged: the next search gets a thread (or a connection) and its own budget, which
+      // it may meet or not (with the pages now cached, 1 ms can be enough); any other answer is a fault.
       const next = await store.search(connectorId, catalog, planSearch(catalog, { query: WORST_ALLOWED })).catch((error_: unknown) => error_);
-      expect(next).toBeInstanceOf(QueryTooExpensiveError);
+      if (!(next instanceof QueryTooExpensiveError)) expect(next).toMatchObject({ hits: [] });
     } finally {
       await store.close();
     }
