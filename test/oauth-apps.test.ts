@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { declarativeManifest } from './helpers/oauth-consent.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
 import { type CallAnswer, compileOperations, expectNowhereInClear, publicAccessToken, publicApiCalls } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
@@ -18,7 +17,6 @@ const spec = PublicApiSpec.load();
 const WORKSPACE_APPS = '/workspaces/{workspaceId}/oauthCredentials';
 const ORGANIZATION_APPS = '/organizations/{organizationId}/oauthCredentials';
 const OPERATIONS = [`put ${WORKSPACE_APPS}`, `put ${ORGANIZATION_APPS}`, 'post /sources/initiateOAuth'];
-const EXAMPLE = readFileSync(new URL('../docs/examples/declarative-source.yaml', import.meta.url), 'utf8');
 /**
  * The official description lists the source names it takes OAuth for (OAuthActorNames): Plugboard's
  * own (chat, file-storage, declarative-<id>) are outside it, as its own configuration shapes are.
@@ -71,17 +69,7 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth apps on %s', (backend) => {
     return publicAccessToken(fx, { client_id: other.client_id, client_secret: other.client_secret });
   };
   const publish = async (type: string, oauth2: boolean) => {
-    const manifest = parse(EXAMPLE.replace('type: team-members', `type: ${type}`).replace('https://slack.com/api', fx.chatSandbox.url));
-    if (oauth2) {
-      manifest.auth.oauth2 = {
-        providerName: 'Team members',
-        authorizeUrl: fx.chatSandbox.authorizeUrl,
-        tokenUrl: fx.chatSandbox.tokenUrl,
-        scopes: ['users:read'],
-        scopeSeparator: ',',
-        expiredToken: { codes: ['token_expired'] },
-      };
-    }
+    const manifest = declarativeManifest(fx, type, oauth2 ? fx.chatSandbox.tokenUrl : undefined);
     const answer = await call(
       'post',
       '/workspaces/{workspaceId}/definitions/declarative_sources',

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { callCallback, consent, decideConsent } from './helpers/oauth-consent.ts';
+import { callCallback, consent, decideConsent, declarativeManifest } from './helpers/oauth-consent.ts';
 import { type CallAnswer, compileOperations, expectNowhereInClear, publicAccessToken, publicApiCalls, settledJob } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 
@@ -19,7 +17,6 @@ import { PublicApiSpec } from './helpers/public-api-spec.ts';
 
 const spec = PublicApiSpec.load();
 const OPERATIONS = ['post /sources/initiateOAuth', 'post /sources', 'patch /sources/{sourceId}', 'post /v1/sources/check_connection'];
-const EXAMPLE = readFileSync(new URL('../docs/examples/declarative-source.yaml', import.meta.url), 'utf8');
 const CALLBACK = `${TEST_PUBLIC_URL}/v1/oauth/callback`;
 const DONE_PAGE = `${TEST_PUBLIC_URL}/widget/oauth/done`;
 const REDIRECT = 'https://app.example/connected?from=plugboard';
@@ -74,15 +71,7 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth flows on %s', (backend) => {
     });
   const issuesOf = (answer: CallAnswer) => [...new Set((answer.body.issues as Array<{ loc: Array<string | number> }>).map((issue) => issue.loc.join('.')))];
   const declarative = async (type: string, tokenUrl: string) => {
-    const manifest = parse(EXAMPLE.replace('type: team-members', `type: ${type}`).replace('https://slack.com/api', fx.chatSandbox.url));
-    manifest.auth.oauth2 = {
-      providerName: 'Team members',
-      authorizeUrl: fx.chatSandbox.authorizeUrl,
-      tokenUrl,
-      scopes: ['users:read'],
-      scopeSeparator: ',',
-      expiredToken: { codes: ['token_expired'] },
-    };
+    const manifest = declarativeManifest(fx, type, tokenUrl);
     const answer = await call(
       'post',
       '/workspaces/{workspaceId}/definitions/declarative_sources',

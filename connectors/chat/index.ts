@@ -11,6 +11,7 @@ import { authTestActions } from './actions/auth-test.ts';
 import { slackErrors } from './upstream-errors.ts';
 import { replicateChat } from './replication.ts';
 import { chatSyncStreams } from './sync-streams.ts';
+import { BOT_SCOPES } from './bot-scopes.ts';
 
 /** The team-chat connector, on the Slack Web API: users, channels, messages and threads, reactions. */
 export default defineConnector({
@@ -24,23 +25,7 @@ export default defineConnector({
       providerName: 'Slack',
       authorizeUrl: 'https://slack.com/oauth/v2/authorize',
       tokenUrl: 'https://slack.com/api/oauth.v2.access',
-      scopes: [
-        'channels:history',
-        'channels:join',
-        'channels:manage',
-        'channels:read',
-        'chat:write',
-        'groups:history',
-        'groups:read',
-        'groups:write',
-        'im:history',
-        'im:read',
-        'mpim:history',
-        'mpim:read',
-        'reactions:write',
-        'users:read',
-        'users:read.email',
-      ],
+      scopes: BOT_SCOPES,
       scopeSeparator: ',',
       // A revoked token is renewed too: the refresh then fails for good, and the source is marked for reconnection.
       expiredToken: { codes: ['token_expired', 'token_revoked'] },

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { oauth } from '../../testing/index.ts';
 import type { HostedFixture } from './hosted-fixture.ts';
 
 /** Where a redirect went: its status, the Location, and the Location's query values. */
@@ -13,17 +16,10 @@ export interface Landing {
  * the callback URL the provider redirected to.
  */
 export async function decideConsent(consentUrl: string, decision: 'allow' | 'deny'): Promise<string> {
-  const page = await fetch(consentUrl, { redirect: 'manual' });
-  const html = await page.text();
-  if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html.slice(0, 300)}`);
-  const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(html);
-  if (!form) throw new Error(`no consent form on the page: ${html.slice(0, 300)}`);
-  if (!new RegExp(`<button name="decision" value="${decision}">`).test(form[2]!)) throw new Error(`no ${decision} button on the consent page`);
-  const fields = new URLSearchParams();
-  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
-    fields.append(unescapeHtml(input[1]!), unescapeHtml(input[2]!));
-  fields.append('decision', decision);
-  const posted = await fetch(new URL(unescapeHtml(form[1]!), consentUrl), { method: 'POST', body: fields, redirect: 'manual' });
+  const page = await oauth.openConsentPage(consentUrl);
+  if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${page.html.slice(0, 300)}`);
+  if (!new RegExp(`<button name="decision" value="${decision}">`).test(page.html)) throw new Error(`no ${decision} button on the consent page`);
+  const posted = await oauth.submitConsent(page, decision);
   const location = posted.headers.get('location');
   if (posted.status !== 302 || !location) throw new Error(`the consent form answered ${posted.status}: ${await posted.text()}`);
   return location;
@@ -57,6 +53,25 @@ export async function consent(fx: HostedFixture, consentUrl: string, decision: '
   return callCallback(fx, await decideConsent(consentUrl, decision));
 }
 
-function unescapeHtml(text: string): string {
-  return text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+const DECLARATIVE_EXAMPLE = readFileSync(new URL('../../docs/examples/declarative-source.yaml', import.meta.url), 'utf8');
+
+/**
+ * The docs' declarative source as type `type`, calling the fixture's chat sandbox, with an OAuth flow
+ * on the sandbox's consent page and `tokenUrl` (none when undefined).
+ */
+export function declarativeManifest(fx: HostedFixture, type: string, tokenUrl?: string): { auth: Record<string, unknown> } {
+  const manifest: { auth: Record<string, unknown> } = parse(
+    DECLARATIVE_EXAMPLE.replace('type: team-members', `type: ${type}`).replace('https://slack.com/api', fx.chatSandbox.url),
+  );
+  if (tokenUrl !== undefined) {
+    manifest.auth.oauth2 = {
+      providerName: 'Team members',
+      authorizeUrl: fx.chatSandbox.authorizeUrl,
+      tokenUrl,
+      scopes: ['users:read'],
+      scopeSeparator: ',',
+      expiredToken: { codes: ['token_expired'] },
+    };
+  }
+  return manifest;
 }

@@ -10,27 +10,12 @@ import { AUTHORIZE_PATH, type SlackOAuth } from './oauth.ts';
 import type { SandboxStore } from './store.ts';
 import type { ArgForm, SandboxFault, SandboxRequestLogEntry } from './types.ts';
 import { RawJson, type Wire } from './wire.ts';
+import { BOT_SCOPES } from '../bot-scopes.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Scopes a bot token needs for the emulated methods; echoed like Slack's X-OAuth-Scopes header. */
-const OAUTH_SCOPES = [
-  'channels:history',
-  'channels:join',
-  'channels:manage',
-  'channels:read',
-  'chat:write',
-  'groups:history',
-  'groups:read',
-  'groups:write',
-  'im:history',
-  'im:read',
-  'mpim:history',
-  'mpim:read',
-  'reactions:write',
-  'users:read',
-  'users:read.email',
-].join(',');
+const OAUTH_SCOPES = BOT_SCOPES.join(',');
 
 export interface ServerDeps {
   token: string;
