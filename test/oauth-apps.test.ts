@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
-import { declarativeManifest } from './helpers/oauth-consent.ts';
+import { declarativeManifest, publishDeclarative } from './helpers/oauth-consent.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
 import { type CallAnswer, compileOperations, expectNowhereInClear, publicAccessToken, publicApiCalls } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
@@ -68,19 +68,8 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth apps on %s', (backend) => {
     const other = await fx.server.hosted.applications.create(`another organization ${randomUUID()}`);
     return publicAccessToken(fx, { client_id: other.client_id, client_secret: other.client_secret });
   };
-  const publish = async (type: string, oauth2: boolean) => {
-    const manifest = declarativeManifest(fx, type, oauth2 ? fx.chatSandbox.tokenUrl : undefined);
-    const answer = await call(
-      'post',
-      '/workspaces/{workspaceId}/definitions/declarative_sources',
-      `/workspaces/${workspaceA}/definitions/declarative_sources`,
-      {
-        body: { name: type, workspaceId: workspaceA, manifest },
-      },
-    );
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return answer.body.id as string;
-  };
+  const publish = (type: string, oauth2: boolean) =>
+    publishDeclarative(call, workspaceA, type, declarativeManifest(fx, type, oauth2 ? fx.chatSandbox.tokenUrl : undefined));
 
   beforeAll(async () => {
     compileOperations(spec!, OPERATIONS);

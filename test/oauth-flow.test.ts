@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { callCallback, consent, decideConsent, declarativeManifest } from './helpers/oauth-consent.ts';
+import { callCallback, consent, decideConsent, declarativeManifest, publishDeclarative } from './helpers/oauth-consent.ts';
 import { type CallAnswer, compileOperations, expectNowhereInClear, publicAccessToken, publicApiCalls, settledJob } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 
@@ -70,19 +70,7 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth flows on %s', (backend) => {
       ignore: OWN_NAMES,
     });
   const issuesOf = (answer: CallAnswer) => [...new Set((answer.body.issues as Array<{ loc: Array<string | number> }>).map((issue) => issue.loc.join('.')))];
-  const declarative = async (type: string, tokenUrl: string) => {
-    const manifest = declarativeManifest(fx, type, tokenUrl);
-    const answer = await call(
-      'post',
-      '/workspaces/{workspaceId}/definitions/declarative_sources',
-      `/workspaces/${workspaceA}/definitions/declarative_sources`,
-      {
-        body: { name: type, workspaceId: workspaceA, manifest },
-      },
-    );
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return answer.body.id as string;
-  };
+  const declarative = (type: string, tokenUrl: string) => publishDeclarative(call, workspaceA, type, declarativeManifest(fx, type, tokenUrl));
 
   beforeAll(async () => {
     compileOperations(spec!, OPERATIONS);

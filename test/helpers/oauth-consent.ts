@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { oauth } from '../../testing/index.ts';
+import { expect } from 'vitest';
 import type { HostedFixture } from './hosted-fixture.ts';
+import type { publicApiCalls } from './public-api-calls.ts';
 
 /** Where a redirect went: its status, the Location, and the Location's query values. */
 export interface Landing {
@@ -74,4 +76,12 @@ export function declarativeManifest(fx: HostedFixture, type: string, tokenUrl?: 
     };
   }
   return manifest;
+}
+
+/** Publishes a declarative definition in the workspace through the public API (expecting a 200); its id. */
+export async function publishDeclarative(call: ReturnType<typeof publicApiCalls>, workspaceId: string, name: string, manifest: object): Promise<string> {
+  const path = `/workspaces/${workspaceId}/definitions/declarative_sources`;
+  const answer = await call('post', '/workspaces/{workspaceId}/definitions/declarative_sources', path, { body: { name, workspaceId, manifest } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.id as string;
 }
