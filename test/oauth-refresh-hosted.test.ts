@@ -10,6 +10,9 @@ import { credentialKeys } from '../core/hosted/oauth/oauth-tokens.ts';
 import type { RunningServer } from '../server/start.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { grantedCredentials } from './helpers/oauth-grants.ts';
+import { publicAccessToken } from './helpers/public-api-calls.ts';
+import { testDestination } from './helpers/sync-destinations.ts';
+import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 
 describe.each(BACKENDS)('hosted OAuth refresh (%s)', (backend) => {
   let fx: HostedFixture;
@@ -81,7 +84,9 @@ describe.each(BACKENDS)('hosted OAuth refresh (%s)', (backend) => {
     expect(refusals(), JSON.stringify(fx.chatSandbox.oauthStats().refused)).toBe(refusedAfterFirst);
     const record = JSON.parse((await fx.http.get(`api/v1/integrations/connectors/${id}`, { headers: bearer(token) })).body);
     expect(record.auth_status).toBe('needs_reauth');
-    const listed = JSON.parse((await fx.http.get('api/v1/integrations/connectors', { headers: bearer(token), searchParams: { external_user_id: 'revoked' } })).body);
+    const listed = JSON.parse(
+      (await fx.http.get('api/v1/integrations/connectors', { headers: bearer(token), searchParams: { external_user_id: 'revoked' } })).body,
+    );
     expect(listed.data.map((connector: { auth_status: string }) => connector.auth_status)).toEqual(['needs_reauth']);
     // No token or client secret in anything the server answered or logged.
     const said = [first.body, JSON.stringify(record), fx.logs.join('\n')].join('\n');
@@ -96,5 +101,37 @@ describe.each(BACKENDS)('hosted OAuth refresh (%s)', (backend) => {
     });
     expect(refused.statusCode).toBe(400);
     expect(JSON.parse(refused.body)).toMatchObject({ error_code: 'egress_refused', detail: expect.stringContaining('credentials.token_url') });
+  });
+
+  it('a sync whose grant is gone fails at its first attempt, naming why, without retries', async () => {
+    const access = await publicAccessToken(fx);
+    const call = async (method: 'get' | 'post', path: string, json?: unknown) => {
+      const response = await fx.http[method](`v1/${path}`, { headers: bearer(access), ...(json ? { json } : {}) });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return JSON.parse(response.body);
+    };
+    const { workspaceId } = await call('post', 'workspaces', { name: `revoked-sync-${backend}` });
+    const credentials = await grantedCredentials(fx.chatSandbox, 'users:read');
+    const { sourceId } = await call('post', 'sources', { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials } });
+    const destination = await testDestination('sqlite', workspaceDataDir(fx.dataDir, workspaceId));
+    const { destinationId } = await call('post', 'destinations', { name: 'sqlite', workspaceId, configuration: destination.configuration });
+    const { connectionId } = await call('post', 'connections', {
+      sourceId,
+      destinationId,
+      configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] },
+    });
+    fx.chatSandbox.revokeGrants();
+    fx.chatSandbox.expireAccessTokens();
+    const { jobId } = await call('post', 'jobs', { connectionId, jobType: 'sync' });
+    let job: { status: string } = { status: 'pending' };
+    for (let polls = 0; polls < 300 && !['succeeded', 'failed', 'cancelled'].includes(job.status); polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = await call('get', `jobs/${jobId}`);
+    }
+    expect(job.status).toBe('failed');
+    const attempts = await fx.server.hosted.cloudDb.all<{ failure: string }>('SELECT failure FROM sync_attempts WHERE job_id = ?', [jobId]);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.failure).toMatch(/connected again/);
+    await destination.drop();
   });
 });
