@@ -15,7 +15,10 @@ export function typeVariable(type: string, setting: 'BASE_URL' | 'AUTHORIZE_URL'
 /** Each type's OAuth endpoints from PLUGBOARD_<TYPE>_AUTHORIZE_URL and _TOKEN_URL (undefined: the connector's declared ones). */
 export function oauthUrlSettings(env: NodeJS.ProcessEnv, types: readonly string[]): Record<string, OAuthUrlSettings> {
   return Object.fromEntries(
-    types.map((type) => [type, { authorizeUrl: httpUrlSetting(env, typeVariable(type, 'AUTHORIZE_URL')), tokenUrl: httpUrlSetting(env, typeVariable(type, 'TOKEN_URL')) }]),
+    types.map((type) => [
+      type,
+      { authorizeUrl: httpUrlSetting(env, typeVariable(type, 'AUTHORIZE_URL')), tokenUrl: httpUrlSetting(env, typeVariable(type, 'TOKEN_URL')) },
+    ]),
   );
 }
 

@@ -671,7 +671,18 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
         created.push(json(response));
       }
       expect(Object.keys(created[0]).sort()).toEqual(
-        ['auth_status', 'auth_type', 'connector_type', 'created_at', 'external_user_id', 'id', 'name', 'replication_config', 'source_template_id', 'workspace_id'].sort(),
+        [
+          'auth_status',
+          'auth_type',
+          'connector_type',
+          'created_at',
+          'external_user_id',
+          'id',
+          'name',
+          'replication_config',
+          'source_template_id',
+          'workspace_id',
+        ].sort(),
       );
       expect(created[0]).toMatchObject({ external_user_id: 'ext-9', connector_type: 'chat', auth_type: 'oauth', replication_config: null });
       const list = await get('api/v1/integrations/connectors?connector_type=chat', scoped);

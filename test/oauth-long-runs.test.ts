@@ -40,7 +40,12 @@ describe('OAuth tokens living 2 s, through long runs (sqlite)', () => {
     const started = Date.now();
     const created = await fx.http.post('v1/integrations/connectors', {
       headers: bearer(token),
-      json: { external_user_id: 'long-replication', connector_type: 'chat', credentials, replication_config: { start_date: '2000-01-01T00:00:00Z', lookback_window: 7, join_channels: true } },
+      json: {
+        external_user_id: 'long-replication',
+        connector_type: 'chat',
+        credentials,
+        replication_config: { start_date: '2000-01-01T00:00:00Z', lookback_window: 7, join_channels: true },
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const { id } = JSON.parse(created.body) as { id: string };
@@ -53,7 +58,9 @@ describe('OAuth tokens living 2 s, through long runs (sqlite)', () => {
     const elapsed = Date.now() - started;
     const records = Object.values(state!.entities).reduce((sum, entity) => sum + entity.records, 0);
     const refreshes = refreshGrants() - grantsBefore;
-    console.log(`replication: ${fx.chatSandbox.requests.length} requests so far, ${records} records in ${(elapsed / 1000).toFixed(1)} s, ${refreshes} refresh grants`);
+    console.log(
+      `replication: ${fx.chatSandbox.requests.length} requests so far, ${records} records in ${(elapsed / 1000).toFixed(1)} s, ${refreshes} refresh grants`,
+    );
     expect(state!.status, state!.error ?? '').toBe('ready');
     expect(records).toBeGreaterThanOrEqual(20_000);
     expect(elapsed).toBeGreaterThan(LONGER_THAN_MS);

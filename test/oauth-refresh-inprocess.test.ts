@@ -81,9 +81,9 @@ describe('chat (Slack rotates refresh tokens)', () => {
   it('refuses refresh fields that cannot work, naming the field and never its value', () => {
     const base = { access_token: 'xoxe.xoxb-1', refresh_token: 'xoxe-1-r' };
     expect(() => runtime.connector('chat', { credentials: base as OAuthCredentials, base_url: sandbox.url })).toThrow(/client_id/);
-    expect(() => runtime.connector('chat', { credentials: { ...base, client_id: 'c', client_secret: 's', expires_at: 'soon' }, base_url: sandbox.url })).toThrow(
-      /expires_at/,
-    );
+    expect(() =>
+      runtime.connector('chat', { credentials: { ...base, client_id: 'c', client_secret: 's', expires_at: 'soon' }, base_url: sandbox.url }),
+    ).toThrow(/expires_at/);
     expect(() => runtime.connector('chat', { credentials: { token: 't', refresh_token: 'r' } as never, base_url: sandbox.url })).toThrow(/refresh_token/);
   });
 });

@@ -35,7 +35,8 @@ export class DeploymentUpstreams {
     const baseUrl = this.baseUrls[type];
     const tokenUrl = this.oauthUrls[type]?.tokenUrl;
     // A refresh grant without a token URL of its own refreshes where this deployment runs the type's flow.
-    const withTokenUrl = tokenUrl !== undefined && 'refresh_token' in credentials && credentials.token_url === undefined ? { ...credentials, token_url: tokenUrl } : credentials;
+    const withTokenUrl =
+      tokenUrl !== undefined && 'refresh_token' in credentials && credentials.token_url === undefined ? { ...credentials, token_url: tokenUrl } : credentials;
     return { credentials: withTokenUrl, ...(baseUrl ? { base_url: baseUrl } : {}), egress: this.policyFor(type) };
   }
 

@@ -1,6 +1,6 @@
 import got from 'got';
 import { CredentialsExpiredError, PlugboardError, UpstreamError } from '../errors.ts';
-import { egressAgents } from '../security/egress/egress-agents.ts';
+import { sharedEgressAgents } from '../security/egress/egress-agents.ts';
 import type { EgressPolicy } from '../security/egress/egress-policy.ts';
 
 /** A provider's token endpoint, as one OAuth client calls it. */
@@ -24,16 +24,6 @@ export interface GrantedTokens {
 }
 
 const TOKEN_TIMEOUT_MS = 30_000;
-
-/** Guarded agents per policy, shared by every call under it (keep-alive sockets). */
-const AGENTS = new WeakMap<EgressPolicy, ReturnType<typeof egressAgents>>();
-
-function agentsOf(egress: EgressPolicy | undefined) {
-  if (!egress) return undefined;
-  let agents = AGENTS.get(egress);
-  if (!agents) AGENTS.set(egress, (agents = egressAgents(egress)));
-  return agents;
-}
 
 /** The authorization-code grant: the code the consent page gave, for access (and usually refresh) tokens. */
 export function exchangeCode(endpoint: TokenEndpoint, grant: { code: string; redirectUri: string; codeVerifier?: string }): Promise<GrantedTokens> {
@@ -65,7 +55,7 @@ async function requestTokens(endpoint: TokenEndpoint, form: Record<string, strin
       retry: { limit: 0 },
       followRedirect: false,
       timeout: { request: TOKEN_TIMEOUT_MS },
-      ...(agentsOf(endpoint.egress) ? { agent: agentsOf(endpoint.egress) } : {}),
+      ...(endpoint.egress ? { agent: sharedEgressAgents(endpoint.egress) } : {}),
     });
   } catch (error) {
     if (error instanceof PlugboardError) throw error;

@@ -69,7 +69,10 @@ describe('checkDefinition', () => {
     };
     expect(checkDefinition({ ...connector, auth: { oauth: { header: 'Authorization', scheme: 'Bearer' }, oauth2: flow } })).toEqual([]);
     expect(
-      checkDefinition({ ...connector, auth: { token: { header: 'Authorization' }, oauth2: { ...flow, providerName: '', tokenUrl: 'ftp://x', expiredToken: {} } } }),
+      checkDefinition({
+        ...connector,
+        auth: { token: { header: 'Authorization' }, oauth2: { ...flow, providerName: '', tokenUrl: 'ftp://x', expiredToken: {} } },
+      }),
     ).toEqual([
       '`auth.oauth2` needs `auth.oauth`, the header rule its access tokens travel by',
       'auth.oauth2.providerName must name the provider',

@@ -107,7 +107,8 @@ function headerSafeString(values: Record<string, unknown>, field: string, loc: s
   const value = values[field];
   if (typeof value !== 'string' || value.trim() === '') throw invalidField([...loc, field], 'value is not a valid non-empty string', 'type_error.str');
   // The secret travels in an HTTP header: a stray newline or a non-ASCII character is the caller's mistake, not an upstream failure.
-  if (!HEADER_SAFE_SECRET.test(value)) throw invalidField([...loc, field], 'must be printable ASCII without spaces or line breaks', 'value_error.credentials.characters');
+  if (!HEADER_SAFE_SECRET.test(value))
+    throw invalidField([...loc, field], 'must be printable ASCII without spaces or line breaks', 'value_error.credentials.characters');
   return value;
 }
 

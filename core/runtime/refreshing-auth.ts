@@ -19,7 +19,8 @@ export function refreshingAuthOf(definition: ConnectorDefinition, credentials: C
   const initial: TokenState = { accessToken: credentials.secret, refreshToken: grant.refreshToken, expiresAt: credentials.expiresAt };
   const { onCredentialsRefreshed } = config;
   const keeper =
-    config.tokenKeeper?.(initial) ?? new MemoryTokenKeeper(initial, onCredentialsRefreshed && ((state) => onCredentialsRefreshed(credentialsOfState(state, grant))));
+    config.tokenKeeper?.(initial) ??
+    new MemoryTokenKeeper(initial, onCredentialsRefreshed && ((state) => onCredentialsRefreshed(credentialsOfState(state, grant))));
   const endpoint = { url: grant.tokenUrl, clientId: grant.clientId, clientSecret: grant.clientSecret, revokedCodes: grant.revokedCodes, egress: config.egress };
   return {
     header: credentials.header,

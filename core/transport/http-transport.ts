@@ -10,22 +10,13 @@ import type { RefreshingAccessToken } from '../oauth/refreshing-access-token.ts'
 import { encodeRequest } from './request-encoding.ts';
 import { announcedBodyBytes, truncationGuarded } from './guarded-body.ts';
 import type { EgressPolicy } from '../security/egress/egress-policy.ts';
-import { egressAgents } from '../security/egress/egress-agents.ts';
+import { sharedEgressAgents } from '../security/egress/egress-agents.ts';
 
 /** Keep-alive sockets shared by every connector instance: instances are cheap, connections are not. */
 const SHARED_AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
-/** The same sharing for instances under an egress policy: one pair of guarded agents per policy. */
-const POLICY_AGENTS = new WeakMap<EgressPolicy, typeof SHARED_AGENTS>();
-
 function agentsFor(egress: EgressPolicy | undefined): typeof SHARED_AGENTS {
-  if (!egress) return SHARED_AGENTS;
-  let agents = POLICY_AGENTS.get(egress);
-  if (!agents) {
-    agents = egressAgents(egress);
-    POLICY_AGENTS.set(egress, agents);
-  }
-  return agents;
+  return egress ? sharedEgressAgents(egress) : SHARED_AGENTS;
 }
 
 /** Statuses worth another attempt: rate limits always, upstream failures only for reads. */
@@ -144,7 +135,13 @@ export class HttpTransport {
     try {
       // Parsed once by got, so the afterResponse hook and the caller see the same object.
       body = await this.withAccessToken((auth) =>
-        this.client(url, { ...options, headers: { ...options.headers, ...auth }, responseType: 'json', resolveBodyOnly: true, context: { idempotent: request.idempotent } }),
+        this.client(url, {
+          ...options,
+          headers: { ...options.headers, ...auth },
+          responseType: 'json',
+          resolveBodyOnly: true,
+          context: { idempotent: request.idempotent },
+        }),
       );
     } catch (error) {
       throw errorFromGot(error, this.settings);

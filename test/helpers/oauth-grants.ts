@@ -16,7 +16,10 @@ const REDIRECT = 'http://app.test/oauth/callback';
  * An end user's grant, got as an app would: the consent page allowed (with PKCE), the code exchanged.
  * Answers the credentials an app passes in-process, with the sandbox's token URL.
  */
-export async function grantedCredentials(provider: OAuthProvider, scope = 'read'): Promise<Required<Omit<OAuthCredentials, 'expires_at'>> & { expires_at?: string }> {
+export async function grantedCredentials(
+  provider: OAuthProvider,
+  scope = 'read',
+): Promise<Required<Omit<OAuthCredentials, 'expires_at'>> & { expires_at?: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(provider.authorizeUrl);
   authorize.search = new URLSearchParams({

@@ -18,6 +18,19 @@ export function egressAgents(policy: EgressPolicy, options: AgentOptions = { kee
   return { http: new (guarded(HttpAgent, policy))(options), https: new (guarded(HttpsAgent, policy))(options) };
 }
 
+/** One pair of guarded agents per policy, shared by every connection made under it (keep-alive sockets). */
+const SHARED = new WeakMap<EgressPolicy, { http: HttpAgent; https: HttpsAgent }>();
+
+/** The policy's shared guarded agents: connector instances and token requests under one policy reuse their sockets. */
+export function sharedEgressAgents(policy: EgressPolicy): { http: HttpAgent; https: HttpsAgent } {
+  let agents = SHARED.get(policy);
+  if (!agents) {
+    agents = egressAgents(policy);
+    SHARED.set(policy, agents);
+  }
+  return agents;
+}
+
 function guarded<A extends typeof HttpAgent | typeof HttpsAgent>(Base: A, policy: EgressPolicy): A {
   const defaultPort = Base === HttpsAgent ? 443 : 80;
   return class extends Base {
