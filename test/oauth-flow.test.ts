@@ -273,7 +273,7 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth flows on %s', (backend) => {
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const before = (await opened(made.body.sourceId)).credentials as Record<string, string>;
 
-    // A Plugboard shape takes the credentials object as it is, token URL included.
+    // A Plugboard shape takes the credentials object as it is; no token URL, so refreshes follow the deployment's.
     const chat = await connect('chat');
     const own = await createSource({ configuration: { sourceType: 'chat', lookback_window: 3 }, secretId: chat.query.secret_id }, { extension: true });
     expect(own.status, JSON.stringify(own.body)).toBe(200);
@@ -283,7 +283,6 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth flows on %s', (backend) => {
       client_id: SLACK_CLIENT,
       client_secret: MASK,
       expires_at: expect.any(String),
-      token_url: fx.chatSandbox.tokenUrl,
     });
     expect((await checkSource(own.body.sourceId)).body).toMatchObject({ status: 'succeeded' });
 
@@ -309,7 +308,8 @@ describe.skipIf(!spec).each(BACKENDS)('OAuth flows on %s', (backend) => {
     expect(landing.query.secret_id).toBeDefined();
     const made = await createSource({ configuration: { sourceType: 'oauth-members' }, secretId: landing.query.secret_id }, { extension: true });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    expect(made.body).toMatchObject({ sourceType: `declarative-${allowed}`, configuration: { credentials: { token_url: fx.chatSandbox.tokenUrl } } });
+    expect(made.body).toMatchObject({ sourceType: `declarative-${allowed}`, configuration: { credentials: { refresh_token: MASK } } });
+    expect(made.body.configuration.credentials.token_url).toBeUndefined();
     expect((await checkSource(made.body.sourceId)).body).toMatchObject({ status: 'succeeded' });
 
     // A token URL the policy refuses (link-local, the cloud metadata range): the callback says so, and nothing is exchanged.

@@ -134,4 +134,24 @@ describe.each(BACKENDS)('hosted OAuth refresh (%s)', (backend) => {
     expect(attempts[0]!.failure).toMatch(/connected again/);
     await destination.drop();
   });
+
+  it('a source check after a renewal starts from the renewed tokens: a rotated refresh token is never sent twice', async () => {
+    const access = await publicAccessToken(fx);
+    const post = async (path: string, json: unknown) => {
+      const response = await fx.http.post(path, { headers: bearer(access), json });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return JSON.parse(response.body);
+    };
+    const { workspaceId } = await post('v1/workspaces', { name: `checked-twice-${backend}` });
+    const credentials = await grantedCredentials(fx.chatSandbox, 'users:read');
+    const { sourceId } = await post('v1/sources', { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials } });
+    const refusedBefore = refusals();
+    const grantsBefore = refreshGrants();
+    for (let round = 0; round < 3; round++) {
+      fx.chatSandbox.expireAccessTokens();
+      expect(await post('api/v1/sources/check_connection', { sourceId })).toMatchObject({ status: 'succeeded' });
+    }
+    expect(refreshGrants() - grantsBefore).toBe(3);
+    expect(refusals()).toBe(refusedBefore);
+  });
 });

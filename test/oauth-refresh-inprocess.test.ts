@@ -10,6 +10,9 @@ import { startSandbox as startDriveSandbox, type DriveSandbox } from '../connect
 import type { OAuthCredentials } from '../core/sdk/index.ts';
 import type { DownloadResult } from '../core/execution/types.ts';
 import { grantedCredentials } from './helpers/oauth-grants.ts';
+import { refreshTokens } from '../core/oauth/token-endpoint.ts';
+import { listen } from '../testing/index.ts';
+import { createServer, type Server } from 'node:http';
 
 let runtime: PlugboardRuntime;
 beforeAll(async () => {
@@ -52,8 +55,23 @@ describe('chat (Slack rotates refresh tokens)', () => {
     expect(sandbox.oauthStats().grants.refresh_token).toBe(before + 1);
   });
 
+  it('instances made from the same stored credentials share one renewal, and the app hears of it once', async () => {
+    const credentials = await grantedCredentials(sandbox, 'users:read');
+    const told: OAuthCredentials[] = [];
+    // An app that builds a client per request, from what it stored.
+    const clientOfRequest = () => runtime.connector('chat', { credentials, base_url: sandbox.url, onCredentialsRefreshed: (next) => told.push(next) });
+    sandbox.expireAccessTokens();
+    const before = sandbox.oauthStats().grants.refresh_token;
+    const results = await Promise.all(Array.from({ length: 10 }, () => clientOfRequest().execute({ entity: 'users', action: 'list', params: { limit: 1 } })));
+    expect(results.every((result) => result.status === 'success')).toBe(true);
+    // A later client starts from the renewed token: no refresh, no token_expired round trip.
+    await clientOfRequest().execute({ entity: 'users', action: 'list', params: { limit: 1 } });
+    expect(sandbox.oauthStats().grants.refresh_token - before).toBe(1);
+    expect(told).toHaveLength(1);
+  });
+
   it('renews before the call when expires_at has passed, so the upstream never sees the old token', async () => {
-    const { credentials } = await connected();
+    const credentials = await grantedCredentials(sandbox, 'users:read');
     const chat = runtime.connector('chat', { credentials: { ...credentials, expires_at: new Date(Date.now() - 1000).toISOString() }, base_url: sandbox.url });
     const refusedBefore = sandbox.oauthStats().grants.refresh_token;
     const requestsBefore = sandbox.requests.length;
@@ -113,5 +131,49 @@ describe('file-storage (Google: 401 UNAUTHENTICATED, no rotation)', () => {
     for await (const chunk of download.body) bytes += chunk.length;
     expect(bytes).toBeGreaterThan(0);
     expect(refreshed).toHaveLength(2);
+  });
+
+  it('a revoked Google grant (400 invalid_grant) is a 401 credentials_expired', async () => {
+    const credentials = await grantedCredentials(sandbox, 'https://www.googleapis.com/auth/drive.readonly');
+    const drive = runtime.connector('file-storage', { credentials, base_url: sandbox.url });
+    sandbox.revokeGrants();
+    await expect(drive.execute({ entity: 'about', action: 'get', params: { fields: 'user' } })).rejects.toMatchObject({
+      status: 401,
+      error_code: 'credentials_expired',
+    });
+  });
+});
+
+describe('a token endpoint that misbehaves', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    // Answers every token request with megabytes of JSON-looking bytes.
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"access_token": "${'x'.repeat(2 * 1024 * 1024)}"}`);
+    });
+    url = `${await listen(server)}/token`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('is cut off past 64 KB: a 502 naming it, nothing buffered whole', async () => {
+    const error = await refreshTokens({ url, clientId: 'c', clientSecret: 's', revokedCodes: [] }, 'r').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, error_code: 'oauth_token_answer_too_large' });
+  });
+
+  it('never repeats a provider error that is not a short code', async () => {
+    const loud = createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'no <script>alert(1)</script> secret=hunter2' }));
+    });
+    const loudUrl = `${await listen(loud)}/token`;
+    try {
+      const error = await refreshTokens({ url: loudUrl, clientId: 'c', clientSecret: 's', revokedCodes: [] }, 'r').catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 502, error_code: 'oauth_token_refused' });
+      expect(String((error as Error).message)).not.toContain('hunter2');
+    } finally {
+      await new Promise<void>((resolve) => loud.close(() => resolve()));
+    }
   });
 });

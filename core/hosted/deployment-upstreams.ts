@@ -37,12 +37,23 @@ export class DeploymentUpstreams {
     // A refresh grant without a token URL of its own refreshes where this deployment runs the type's flow.
     const withTokenUrl =
       tokenUrl !== undefined && 'refresh_token' in credentials && credentials.token_url === undefined ? { ...credentials, token_url: tokenUrl } : credentials;
-    return { credentials: withTokenUrl, ...(baseUrl ? { base_url: baseUrl } : {}), egress: this.policyFor(type) };
+    return {
+      credentials: withTokenUrl,
+      ...(baseUrl ? { base_url: baseUrl } : {}),
+      egress: this.policyFor(type),
+      ...(this.isTenantTokenUrl(type, credentials) ? { tokenEgress: this.egress } : {}),
+    };
   }
 
   /** A token URL given in credentials, judged when they are stored: refused then with a 400, not at the first refresh. */
   async checkTokenUrl(type: string, credentials: Credentials, field: string): Promise<void> {
-    if ('token_url' in credentials && typeof credentials.token_url === 'string') await this.policyFor(type).checkUrl(credentials.token_url, field);
+    if (!('token_url' in credentials) || typeof credentials.token_url !== 'string') return;
+    await (this.isTenantTokenUrl(type, credentials) ? this.egress : this.policyFor(type)).checkUrl(credentials.token_url, field);
+  }
+
+  /** A token URL in credentials that is not the operator's: judged by the policy as is, nothing opened for it. */
+  private isTenantTokenUrl(type: string, credentials: Credentials): boolean {
+    return 'token_url' in credentials && credentials.token_url !== undefined && credentials.token_url !== this.oauthUrls[type]?.tokenUrl;
   }
 
   /** The type's OAuth endpoints: the operator's where set, else the connector's declared ones. */

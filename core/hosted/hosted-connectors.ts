@@ -208,7 +208,7 @@ export class HostedConnectors {
     });
     if (!stored) throw new NotFoundError(`Source ${id} not found`, 'source_not_found');
     // New credentials start afresh: whatever was renewed of the old ones, or found revoked, is theirs alone.
-    if (sealed) await this.oauthTokens.forget(credentialKeys.connector(id));
+    if (credentials) await this.oauthTokens.replaced(credentialKeys.connector(id), credentials.credentials);
     const updated: StoredConnector = {
       ...connector,
       ...(sealed ?? {}),

@@ -204,6 +204,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     syncJobs,
     syncStates,
     jobAdded: () => syncWorker.trigger(),
+    oauthTokens,
     clock: options.clock,
   });
   const syncWorker: SyncWorker = new SyncWorker({

@@ -48,15 +48,7 @@ export function refreshTokens(endpoint: TokenEndpoint, refreshToken: string): Pr
 async function requestTokens(endpoint: TokenEndpoint, form: Record<string, string>): Promise<GrantedTokens> {
   let response: { statusCode: number; body: string };
   try {
-    response = await got.post(endpoint.url, {
-      form: { ...form, client_id: endpoint.clientId, client_secret: endpoint.clientSecret },
-      headers: { accept: 'application/json', 'user-agent': 'plugboard' },
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      followRedirect: false,
-      timeout: { request: TOKEN_TIMEOUT_MS },
-      ...(endpoint.egress ? { agent: sharedEgressAgents(endpoint.egress) } : {}),
-    });
+    response = await postForm(endpoint, { ...form, client_id: endpoint.clientId, client_secret: endpoint.clientSecret });
   } catch (error) {
     if (error instanceof PlugboardError) throw error;
     const cause = (error as { cause?: unknown }).cause;
@@ -69,7 +61,9 @@ async function requestTokens(endpoint: TokenEndpoint, form: Record<string, strin
   if (failed || typeof body?.access_token !== 'string' || body.access_token === '') {
     if (code !== undefined && endpoint.revokedCodes.includes(code)) throw new CredentialsExpiredError();
     throw new UpstreamError(
-      code === undefined ? `The OAuth token endpoint answered ${response.statusCode} without tokens` : `The OAuth token endpoint refused the grant: ${code}`,
+      code === undefined
+        ? `The OAuth token endpoint answered ${response.statusCode} without tokens`
+        : `The OAuth token endpoint refused the grant: ${PROVIDER_CODE.test(code) ? code : 'an unrecognised error'}`,
       'oauth_token_refused',
     );
   }
@@ -80,6 +74,43 @@ async function requestTokens(endpoint: TokenEndpoint, form: Record<string, strin
     ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: Date.now() + expiresIn * 1000 } : {}),
     ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
   };
+}
+
+/** A provider's error code as it may be repeated (RFC 6749's are short ASCII words); anything else is not. */
+const PROVIDER_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Token answers are a few hundred bytes; a token URL that streams more is cut off, not buffered. */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
+/** The form POST, its answer read up to the cap whatever its status. */
+function postForm(endpoint: TokenEndpoint, form: Record<string, string>): Promise<{ statusCode: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const stream = got.stream.post(endpoint.url, {
+      form,
+      headers: { accept: 'application/json', 'user-agent': 'plugboard' },
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      followRedirect: false,
+      timeout: { request: TOKEN_TIMEOUT_MS },
+      ...(endpoint.egress ? { agent: sharedEgressAgents(endpoint.egress) } : {}),
+    });
+    let statusCode = 0;
+    let size = 0;
+    const chunks: Buffer[] = [];
+    stream.once('response', (response: { statusCode: number }) => {
+      statusCode = response.statusCode;
+    });
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_TOKEN_ANSWER_BYTES) chunks.push(chunk);
+      else {
+        stream.destroy();
+        reject(new UpstreamError(`The OAuth token endpoint answered more than ${MAX_TOKEN_ANSWER_BYTES} bytes`, 'oauth_token_answer_too_large'));
+      }
+    });
+    stream.once('end', () => resolve({ statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+    stream.once('error', reject);
+  });
 }
 
 function parseBody(text: string): Record<string, unknown> | undefined {

@@ -4,7 +4,7 @@ import { AUTH_KINDS, CREDENTIAL_FIELD, type AuthKind, type ConnectorDefinition }
 const HEADER_SAFE_SECRET = /^[\x21-\x7e]+$/;
 
 /** What an OAuth credential may carry beside its access token, so it can be refreshed. */
-const REFRESH_FIELDS = ['refresh_token', 'expires_at', 'client_id', 'client_secret', 'token_url'] as const;
+export const REFRESH_FIELDS = ['refresh_token', 'expires_at', 'client_id', 'client_secret', 'token_url'] as const;
 
 /** How an OAuth credential is renewed: its refresh token, at the token endpoint, as its client. */
 export interface RefreshGrant {
@@ -114,7 +114,9 @@ function headerSafeString(values: Record<string, unknown>, field: string, loc: s
 
 /** `expires_at` as epoch ms: an ISO 8601 time, or epoch seconds as OAuth answers count them. */
 function expiryOf(value: unknown, loc: string[]): number {
-  const ms = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value * 1000 : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  // A time without an offset is UTC, as OAuth's times are, not the server's local time.
+  const text = typeof value === 'string' && /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
+  const ms = typeof text === 'number' && Number.isFinite(text) && text >= 0 ? text * 1000 : typeof text === 'string' ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(ms)) throw invalidField(loc, 'must be an ISO 8601 time or epoch seconds', 'value_error.datetime');
   return ms;
 }

@@ -1,4 +1,5 @@
-import { MemoryTokenKeeper } from '../oauth/memory-token-keeper.ts';
+import { createHash } from 'node:crypto';
+import { type MemoryTokenKeeper, sharedMemoryKeeper } from '../oauth/memory-token-keeper.ts';
 import { RefreshingAccessToken, type TokenKeeper, type TokenState } from '../oauth/refreshing-access-token.ts';
 import type { ConnectorDefinition, OAuthCredentials } from '../sdk/index.ts';
 import type { RefreshingAuth } from '../transport/http-transport.ts';
@@ -16,18 +17,42 @@ export type TokenKeeperFactory = (initial: TokenState) => TokenKeeper;
 export function refreshingAuthOf(definition: ConnectorDefinition, credentials: CheckedCredentials, config: LocalConnectorConfig): RefreshingAuth | undefined {
   const grant = credentials.refresh;
   if (!grant) return undefined;
-  const initial: TokenState = { accessToken: credentials.secret, refreshToken: grant.refreshToken, expiresAt: credentials.expiresAt };
-  const { onCredentialsRefreshed } = config;
-  const keeper =
-    config.tokenKeeper?.(initial) ??
-    new MemoryTokenKeeper(initial, onCredentialsRefreshed && ((state) => onCredentialsRefreshed(credentialsOfState(state, grant))));
-  const endpoint = { url: grant.tokenUrl, clientId: grant.clientId, clientSecret: grant.clientSecret, revokedCodes: grant.revokedCodes, egress: config.egress };
-  return {
-    header: credentials.header,
-    headerValue: credentials.headerValue,
-    token: new RefreshingAccessToken(initial, endpoint, keeper),
-    isExpired: expiredTokenTest(definition),
+  const stored: TokenState = { accessToken: credentials.secret, refreshToken: grant.refreshToken, expiresAt: credentials.expiresAt };
+  const endpoint = {
+    url: grant.tokenUrl,
+    clientId: grant.clientId,
+    clientSecret: grant.clientSecret,
+    revokedCodes: grant.revokedCodes,
+    egress: config.tokenEgress ?? config.egress,
   };
+  const token = (initial: TokenState, keeper: TokenKeeper) => new RefreshingAccessToken(initial, endpoint, keeper);
+  const refreshing = { header: credentials.header, headerValue: credentials.headerValue, isExpired: expiredTokenTest(definition) };
+  if (config.tokenKeeper) return { ...refreshing, token: token(stored, config.tokenKeeper(stored)) };
+  // In-process: every instance of these credentials shares one keeper, and starts from its newest tokens.
+  const shared = sharedMemoryKeeper(identityOf(grant), stored);
+  return { ...refreshing, token: token(shared.current, appKeeper(shared, grant, config.onCredentialsRefreshed)) };
+}
+
+/** A shared keeper as one instance sees it: the app told of each renewal this instance made. */
+function appKeeper(shared: MemoryTokenKeeper, grant: RefreshGrant, onCredentialsRefreshed: LocalConnectorConfig['onCredentialsRefreshed']): TokenKeeper {
+  return {
+    renew: (stale, renewWith) =>
+      shared.renew(stale, async (current) => {
+        const renewed = await renewWith(current);
+        try {
+          await onCredentialsRefreshed?.(credentialsOfState(renewed, grant));
+        } catch (error) {
+          // The call goes on with the new token; the app's failure to persist it is its own to see.
+          process.emitWarning(`onCredentialsRefreshed failed: ${error instanceof Error ? error.message : String(error)}`, 'PLUGBOARD_CREDENTIALS_REFRESHED');
+        }
+        return renewed;
+      }),
+  };
+}
+
+/** Which credential a grant is, without keeping its secret: its token endpoint, client and first refresh token, hashed. */
+function identityOf(grant: RefreshGrant): string {
+  return createHash('sha256').update(`${grant.tokenUrl}\n${grant.clientId}\n${grant.refreshToken}`).digest('base64url');
 }
 
 /** The credentials object of a renewed state: what an app persists, and what the hosted store seals. */

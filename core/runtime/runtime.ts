@@ -45,6 +45,8 @@ export interface LocalConnectorConfig {
    * URL a tenant supplied. Without one, the instance connects wherever its base URL says.
    */
   egress?: EgressPolicy;
+  /** The policy token requests obey, when not `egress` (a token URL a tenant supplied, not the operator's). */
+  tokenEgress?: EgressPolicy;
 }
 
 export interface RuntimeOptions {

@@ -66,11 +66,12 @@ export class EmbeddedApi {
         credentials: 'omit',
         cache: 'no-store',
       });
-      if (response.status === 401 && attempt === 0) {
+      const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      // A source whose grant is gone (credentials_expired) is no sign the widget's token expired.
+      if (response.status === 401 && answer.error_code !== 'credentials_expired' && attempt === 0) {
         this.tokens.refused();
         continue;
       }
-      const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
       if (response.ok) return { ok: true, data: answer as T };
       const detail = answer.detail;
       return {

@@ -91,6 +91,8 @@ export class ActorTable {
       const connections = await tx.all<{ id: string }>(`SELECT id FROM cloud_connections WHERE ${this.connectionColumn} = ?`, [id]);
       await tx.run(`DELETE FROM cloud_connections WHERE ${this.connectionColumn} = ?`, [id]);
       const { changes } = await tx.run(`DELETE FROM ${this.table} WHERE id = ?`, [id]);
+      // A source's renewed OAuth tokens go with it (a destination has none).
+      if (this.table === 'cloud_sources') await tx.run('DELETE FROM oauth_tokens WHERE credential_key = ?', [`source:${id}`]);
       return { deleted: changes > 0, connectionIds: connections.map((row) => row.id) };
     });
   }

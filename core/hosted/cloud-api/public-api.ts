@@ -26,6 +26,7 @@ import { PublicSources } from './public-sources.ts';
 import { PublicWorkspaces } from './public-workspaces.ts';
 import { SourceKinds } from './source-kinds.ts';
 import { upstreamCheck } from './upstream-check.ts';
+import type { OAuthTokens } from '../oauth/oauth-tokens.ts';
 import { WebBackendConnections } from './web-backend-connections.ts';
 import { WorkspaceResources } from './workspace-resources.ts';
 
@@ -64,13 +65,15 @@ export interface PublicApiDependencies {
   syncStates: SyncStates;
   /** Tells the sync worker a job was created. */
   jobAdded: () => void;
+  /** Sources' renewed OAuth tokens: checks start from them and keep what they renew. */
+  oauthTokens: OAuthTokens;
   clock?: () => number;
 }
 
 /** Wires the public cloud API's resources over the store (workspaces) and the cloud API's database (the rest). */
 export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const vault = new ConfigurationVault(deps.keyring);
-  const check = upstreamCheck(deps.runtime, deps.upstreams);
+  const check = upstreamCheck(deps.runtime, deps.upstreams, deps.oauthTokens);
   const definitions = new DeclarativeTable(deps.cloudDb);
   const declarativeTypes = new DeclarativeSourceTypes(definitions, deps.runtime, check);
   const sourceKinds = new SourceKinds(deps.runtime, check, declarativeTypes);

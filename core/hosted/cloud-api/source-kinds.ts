@@ -1,6 +1,6 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import type { CompiledConnector } from '../../plugins/compiled-connector.ts';
-import { authHeadersFor } from '../../runtime/credentials.ts';
+import { authHeadersFor, REFRESH_FIELDS } from '../../runtime/credentials.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import { createAjv } from '../../schema/ajv.ts';
 import type { Credentials, JsonSchema, OAuth2Settings, OAuthCredentials } from '../../sdk/index.ts';
@@ -37,8 +37,6 @@ interface AirbyteSource {
 }
 
 /** What an OAuth credential carries beside its access token, so the runtime can refresh it. */
-const REFRESH_FIELDS = ['refresh_token', 'expires_at', 'client_id', 'client_secret', 'token_url'] as const;
-
 /** The OAuth credentials in an official shape's `credentials`: the access token and whatever of its refresh grant is there. */
 function oauthCredentialsIn(credentials: Record<string, unknown>): OAuthCredentials {
   const present = REFRESH_FIELDS.filter((field) => credentials[field] !== undefined).map((field) => [field, credentials[field]]);

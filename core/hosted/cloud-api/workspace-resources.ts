@@ -8,6 +8,7 @@ export class WorkspaceResources {
   deleteAll(workspaceId: string): Promise<string[]> {
     return this.driver.transaction(async (tx) => {
       const connections = await tx.all<{ id: string }>('SELECT id FROM cloud_connections WHERE workspace_id = ?', [workspaceId]);
+      await tx.run("DELETE FROM oauth_tokens WHERE credential_key IN (SELECT 'source:' || id FROM cloud_sources WHERE workspace_id = ?)", [workspaceId]);
       for (const table of ['cloud_connections', 'cloud_sources', 'cloud_destinations', 'cloud_declarative_sources'])
         await tx.run(`DELETE FROM ${table} WHERE workspace_id = ?`, [workspaceId]);
       // Its OAuth apps, and the consents and secrets of its flows.

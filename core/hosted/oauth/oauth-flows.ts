@@ -128,7 +128,7 @@ export class OAuthFlows {
       ...(granted.expiresAt === undefined ? {} : { expires_at: new Date(granted.expiresAt).toISOString() }),
       client_id: consent.clientId,
       client_secret: consent.clientSecret,
-      token_url: tokenUrl,
+      // No token_url: refreshes go where the deployment runs the type's flow at the time, as the exchange did.
     };
   }
 }

@@ -95,21 +95,32 @@ export class OAuthTokens {
     return new Set(rows.map((row) => row.credential_key));
   }
 
-  /** The credential was replaced or deleted: what was renewed of the old one no longer applies. */
+  /** The credential was deleted: what was renewed of it goes too. */
   async forget(credentialKey: string): Promise<void> {
     await this.db.run('DELETE FROM oauth_tokens WHERE credential_key = ?', [credentialKey]);
   }
 
+  /**
+   * The credential was replaced by `credentials`: what was renewed of the old ones (or found revoked)
+   * goes, and what a check of the new ones renewed stays.
+   */
+  async replaced(credentialKey: string, credentials: object): Promise<void> {
+    const origin = 'refresh_token' in credentials && typeof credentials.refresh_token === 'string' ? originOf(credentials.refresh_token) : '';
+    await this.db.run('DELETE FROM oauth_tokens WHERE credential_key = ? AND origin <> ?', [credentialKey, origin]);
+  }
+
   private renew(key: string, from: CredentialOrigin, stale: string, grant: (current: TokenState) => Promise<TokenState>): Promise<TokenState> {
-    let flight = this.flights.get(key);
+    // One flight per credential as stored: a reconnect's new credentials never join the old ones' renewal.
+    const flightKey = `${key} ${originOf(from.origin)}`;
+    let flight = this.flights.get(flightKey);
     if (!flight) {
       flight = this.underLock(key, (db) => this.renewIn(db, key, from, stale, grant))
         .then((outcome) => {
           if (outcome instanceof CredentialsExpiredError) throw outcome;
           return outcome;
         })
-        .finally(() => this.flights.delete(key));
-      this.flights.set(key, flight);
+        .finally(() => this.flights.delete(flightKey));
+      this.flights.set(flightKey, flight);
     }
     return flight;
   }
