@@ -11,3 +11,5 @@ export * from './seeded-random.ts';
 export * from './connector-kit.ts';
 /** OAuth 2.0 mechanics for a sandbox of a provider that issues tokens (grants, PKCE, consent page, stats). */
 export * as oauth from './oauth/index.ts';
+/** A local REST API with every pagination style, substreams, date windows and auth kinds: the upstream of manifest tests. */
+export * from './rest-upstream/index.ts';
