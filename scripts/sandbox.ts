@@ -40,14 +40,21 @@ const program = new Command()
     const module = (await import(pathToFileURL(`${connectorsDir}${type}/sandbox/index.ts`).href)) as {
       startSandbox(options: Record<string, unknown>): Promise<RunningSandbox>;
     };
-    const sandbox = await module.startSandbox({
-      token: options.token,
-      port: options.port,
-      host: options.host,
-      seed: options.seed,
-      recordRequests: false,
-      ...options.set,
-    });
+    const sandbox = await module
+      .startSandbox({
+        token: options.token,
+        port: options.port,
+        host: options.host,
+        seed: options.seed,
+        recordRequests: false,
+        ...options.set,
+      })
+      .catch((error: unknown) => {
+        // A port already taken is the usual first stumble: one line saying so, not a stack trace.
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+          program.error(`port ${options.port} on ${options.host} is in use: choose another with --port`);
+        throw error;
+      });
     console.log(`${type} sandbox listening: ${sandbox.url}`);
     // The server trusts its operator's base URL; anything a tenant configures on loopback needs the egress policy opened.
     const { host } = new URL(sandbox.url);
@@ -81,4 +88,6 @@ function collectSetting(value: string, previous: Settings): Settings {
   return { ...previous, [match[1]!]: /^\d+$/.test(setting) ? Number(setting) : setting };
 }
 
+// Run bare, it shows how to run it.
+if (process.argv.length <= 2) program.help();
 await program.parseAsync();
