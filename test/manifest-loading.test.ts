@@ -7,6 +7,7 @@ import {
   type HttpRequester,
   loadManifest,
   ManifestLoadError,
+  MAX_RESOLVED_VALUES,
   manifestSpec,
   SUPPORTED_COMPONENTS,
   type SessionTokenAuthenticator,
@@ -127,6 +128,16 @@ describe('loading a manifest: references', () => {
       'definitions.b.inner: circular reference: #/definitions/a → #/definitions/b → #/definitions/a',
       'definitions.self: circular reference: #/definitions/self → #/definitions/self',
     ]);
+  });
+
+  it('stops a manifest whose references expand without bound', () => {
+    // Nine levels of ten references each: 10^9 values once copied in.
+    const definitions: Record<string, unknown> = { level0: Array(10).fill('x') };
+    for (let level = 1; level < 9; level++) definitions[`level${level}`] = Array(10).fill(`#/definitions/level${level - 1}`);
+    const problems = problemsOf({ ...manifest(), definitions });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^definitions\.level\d\[\d\]: /);
+    expect(problems[0]).toContain(`the manifest expands to more than ${MAX_RESOLVED_VALUES} values once its references are resolved`);
   });
 
   it('refuses a `$ref` that is not a `#/` reference', () => {

@@ -48,6 +48,7 @@ export function loadManifest(source: string | object, options: LoadManifestOptio
 
   const resolved = resolveReferences(manifest);
   problems.push(...resolved.problems);
+  if (resolved.exhausted) throw new ManifestLoadError(name, problems);
   const loaded: JsonObject = propagateTypesAndParameters(resolved.manifest);
   if (isSource) problems.push(...checkComponents(loaded));
   if (problems.length > 0) throw new ManifestLoadError(name, problems);

@@ -33,8 +33,6 @@ export interface DeclarativeSource {
   spec: Spec;
   /** Named record schemas, usually referenced from streams' InlineSchemaLoader (`$ref: "#/schemas/users"`). */
   schemas?: Record<string, JsonSchema>;
-  /** Reusable fragments; already copied into place wherever they are referenced. */
-  definitions?: Record<string, unknown>;
   concurrency_level?: ConcurrencyLevel;
   description?: string;
   metadata?: Record<string, unknown>;

@@ -56,7 +56,7 @@ function propagate(fieldId: string, node: JsonObject, parentParameters: JsonObje
       ? propagate(childId, value, parameters)
       : value.map((item) => (isObject(item) ? propagate(childId, item, parameters) : item));
     setField(component, field, processed);
-    if (isTruthy(excluded)) parameters[field] = excluded;
+    if (isTruthy(excluded)) setField(parameters, field, excluded);
   }
   if (Object.keys(parameters).length > 0) component[PARAMETERS_KEY] = parameters;
   return component;

@@ -10,6 +10,8 @@ export const MAX_RESOLVED_VALUES = 5_000_000;
 export interface ResolvedManifest {
   manifest: JsonObject;
   problems: ManifestProblem[];
+  /** The manifest expanded past MAX_RESOLVED_VALUES: what was resolved is cut short, nothing after resolution is worth checking. */
+  exhausted: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ResolvedManifest {
 export function resolveReferences(manifest: JsonObject): ResolvedManifest {
   const resolver = new ReferenceResolver(manifest);
   const resolved = resolver.evaluate(manifest, [], [], false) as JsonObject;
-  return { manifest: resolved, problems: [...resolver.problems.values()] };
+  return { manifest: resolved, problems: [...resolver.problems.values()], exhausted: resolver.exhausted };
 }
 
 export function isReference(value: unknown): value is string {
@@ -43,6 +45,10 @@ class ReferenceResolver {
   /** By text: a definition used by many streams is evaluated once per use, and reported once. */
   readonly problems = new Map<string, ManifestProblem>();
   private budget = MAX_RESOLVED_VALUES;
+
+  get exhausted(): boolean {
+    return this.budget < 0;
+  }
 
   constructor(private readonly root: JsonObject) {}
 
