@@ -986,14 +986,58 @@ describe('the sandbox', () => {
     expect(config).toEqual({ a: 1 });
   });
 
-  it('refuses a regular expression that could backtrack exponentially', () => {
-    expect(failure(() => jinja("{{ config['s'] | regex_search('(a+)+$') }}", { config: { s: `${'a'.repeat(40)}!` } })).message).toContain('refused');
+  it('runs regular expressions in linear time: a pattern that backtracks exponentially in Python is quick here', () => {
+    const started = performance.now();
+    expect(jinja("{{ config['s'] | regex_search('(a+)+$') }}", { config: { s: `${'a'.repeat(5000)}!` } })).toBeNull();
+    expect(jinja("{{ config['s'] | regex_search('(.*a){12}x') }}", { config: { s: 'a'.repeat(200) } })).toBeNull();
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('refuses what a linear-time matcher cannot do: backreferences and lookaround', () => {
     expect(failure(() => jinja("{{ config['s'] | regex_search('(a)\\\\1') }}", { config: { s: 'aa' } })).message).toContain('backreferences');
+    expect(failure(() => jinja("{{ config['s'] | regex_search('a(?=b)') }}", { config: { s: 'ab' } })).message).toContain('lookahead');
+  });
+
+  it('a regular expression on a huge text stops at the step budget', () => {
+    expect(failure(() => jinja("{{ config['s'] | regex_search('(a|b)*c') }}", { config: { s: 'ab'.repeat(400_000) } })).message).toContain('limit exceeded');
   });
 
   it('translates Python regular expressions', () => {
     expect(jinja("{{ config['s'] | regex_search('(?P<n>\\\\d+)$') }}", { config: { s: 'page 12\n' } })).toBe(12);
     expect(jinja("{{ config['s'] | regex_replace('(?P<w>\\\\w+)@', '\\\\g<w> at ') }}", { config: { s: 'me@x' } })).toBe('me at x');
+  });
+});
+
+describe('Python regular expressions (regex_search gives group 1, regex_replace is re.sub)', () => {
+  it.each<[string, string, unknown]>([
+    ['(a|ab)(c|bcd)(d*)', 'abcd', 'a'],
+    ['(a*?)(a*)', 'aaa', null],
+    ['<(.*?)>', '<a><b>', 'a'],
+    ['<(.*)>', '<a><b>', 'a><b'],
+    ['(?i)HELLO (\\w+)', 'hello World', 'World'],
+    ['(\\d{2,3})', 'a12345', 123],
+    ['^(\\d+)$', '12\n', 12],
+    ['(?m)^(b)$', 'a\nb\nc', 'b'],
+    ['([^a-c]+)', 'abcdef', 'def'],
+    ['(a)|(b)', 'b', null],
+    ['(?P<year>\\d{4})-(?P<m>\\d\\d)', 'on 2024-05', 2024],
+    ['(x{)', 'ax{', 'x{'],
+    ['([]a]+)', 'x]a]', ']a]'],
+    ['(?s)(a.b)', 'a\nb', 'a\nb'],
+    ['(a.b)', 'a\nb', null],
+    ['\\$skiptoken=([^&]+)', 'https://x/?$skiptoken=abc&y=1', 'abc'],
+    ['\\b(foo)\\b', 'afoo b', null],
+  ])('re.search(%j, %j) group 1 is %j', (pattern, subject, expected) => {
+    expect(jinja('{{ s | regex_search(p) }}', { p: pattern, s: subject })).toEqual(expected);
+  });
+
+  it.each<[string, string, string, string]>([
+    ['x*', '-', 'abxd', '-a-b--d-'],
+    ['(\\w+)@(\\w+)', '\\2 at \\1', 'me@host', 'host at me'],
+    ['(?P<y>\\d{4})', '[\\g<y>]', 'x2024y', 'x[2024]y'],
+    ['', '-', 'ab', '-a-b-'],
+  ])('re.sub(%j, %j, %j) is %j', (pattern, replacement, subject, expected) => {
+    expect(jinja('{{ s | regex_replace(p, r) }}', { p: pattern, r: replacement, s: subject })).toBe(expected);
   });
 });
 

@@ -10,7 +10,7 @@ export interface InterpolationLimits {
 }
 
 export const DEFAULT_LIMITS: Required<InterpolationLimits> = {
-  maxSteps: 200_000,
+  maxSteps: 1_000_000,
   maxMilliseconds: 1_000,
   maxOutputLength: 1024 * 1024,
 };

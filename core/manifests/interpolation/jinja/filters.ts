@@ -7,7 +7,7 @@ import { jsonDumps } from '../python/json-dumps.ts';
 import { hashKey, isMapping, mappingEntries } from '../python/mapping.ts';
 import { compareForOrder, iterate, pyLen, truthy } from '../python/semantics.ts';
 import { pyStr } from '../python/to-string.ts';
-import { checkSubject, compilePythonRegex, expandReplacement } from '../regex.ts';
+import { regexReplace, regexSearch } from '../regex/index.ts';
 import { floatValue, isFloat, isInt, isNumeric, PyFloat, Tuple, Undefined, typeName } from '../values.ts';
 import { getAttribute, getItem } from './sandbox.ts';
 import type { Runtime } from './runtime.ts';
@@ -377,12 +377,10 @@ export const FILTERS: Record<string, Filter> = Object.assign(Object.create(null)
     if ([...text].some((char) => char.charCodeAt(0) > 0x7f)) throw new RenderError('base64binascii_decode expects ASCII text');
     return Buffer.from(text, 'latin1').toString('base64');
   }),
-  regex_search: filter('regex_search', [['regex', REQUIRED]], (_, value, regex) => {
-    const subject = requireString(value, 'regex_search');
-    checkSubject(subject);
-    const match = compilePythonRegex(requireString(regex, 'regex_search')).exec(subject);
+  regex_search: filter('regex_search', [['regex', REQUIRED]], (runtime, value, regex) => {
+    const match = regexSearch(requireString(regex, 'regex_search'), requireString(value, 'regex_search'), runtime.budget);
     if (!match) return '';
-    return match.length > 1 ? (match[1] ?? null) : '';
+    return match.groups.length > 1 ? (match.groups[1] ?? null) : '';
   }),
   regex_replace: filter(
     'regex_replace',
@@ -390,23 +388,8 @@ export const FILTERS: Record<string, Filter> = Object.assign(Object.create(null)
       ['regex', REQUIRED],
       ['replacement', REQUIRED],
     ],
-    (runtime, value, regex, replacement) => {
-      const subject = requireString(value, 'regex_replace');
-      checkSubject(subject);
-      const template = requireString(replacement, 'regex_replace');
-      const pattern = compilePythonRegex(requireString(regex, 'regex_replace'), true);
-      pattern.lastIndex = 0;
-      let out = '';
-      let last = 0;
-      for (let match = pattern.exec(subject); match; match = pattern.exec(subject)) {
-        runtime.budget.tick();
-        out += subject.slice(last, match.index) + expandReplacement(template, match);
-        runtime.budget.checkSize(out.length);
-        last = match.index + match[0].length;
-        if (match[0] === '') pattern.lastIndex++;
-      }
-      return out + subject.slice(last);
-    },
+    (runtime, value, regex, replacement) =>
+      regexReplace(requireString(regex, 'regex_replace'), requireString(replacement, 'regex_replace'), requireString(value, 'regex_replace'), runtime.budget),
   ),
 } satisfies Record<string, Filter>);
 FILTERS.d = FILTERS.default!;
