@@ -52,15 +52,15 @@ function parse(template: string): { nodes: Node[]; undeclared: Set<string> } {
  * keys and values of a mapping count as one interpolation).
  */
 export class Session {
-  private readonly scope: Record<string, unknown>;
+  /** Built on first use, so that a bad context is reported against the template being evaluated. */
+  private builtScope: Record<string, unknown> | null = null;
   private readonly runtime: Runtime;
   private readonly globals: Map<string, Callable>;
 
   constructor(
-    context: InterpolationContext,
+    private readonly context: InterpolationContext,
     private readonly options: SessionOptions = {},
   ) {
-    this.scope = guard('', () => buildScope(context));
     const millis = (options.now ?? new Date()).getTime();
     this.runtime = { budget: new Budget(options), now: PyDateTime.fromMicros(BigInt(Math.trunc(millis)) * 1000n, 0) };
     this.globals = createGlobals(this.runtime);
@@ -88,13 +88,19 @@ export class Session {
     });
   }
 
+  private get scope(): Record<string, unknown> {
+    this.builtScope ??= buildScope(this.context);
+    return this.builtScope;
+  }
+
   /** Renders a template; a Python TypeError makes the CDK return the template's own text, and so does this. */
   private renderOrRaw(template: string): string {
     const { nodes, undeclared } = parse(template);
-    const missing = [...undeclared].filter((name) => !Object.hasOwn(this.scope, name) && !this.globals.has(name));
+    const scope = this.scope;
+    const missing = [...undeclared].filter((name) => !Object.hasOwn(scope, name) && !this.globals.has(name));
     if (missing.length) throw new RenderError(`undeclared variables: ${missing.sort().join(', ')}`);
     try {
-      return render(nodes, this.scope, this.globals, this.runtime);
+      return render(nodes, scope, this.globals, this.runtime);
     } catch (error) {
       if (error instanceof PyTypeError) return template;
       throw error;
