@@ -19,6 +19,7 @@ const INTEGER = /(?:0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0[xX](?:_?[\da-fA-F])+|[1
 const NAME = /[\p{L}_][\p{L}\p{N}_]*/uy;
 const STRING = /'([^'\\]*(?:\\.[^'\\]*)*)'|"([^"\\]*(?:\\.[^"\\]*)*)"/sy;
 const WHITESPACE = /\s+/y;
+const TAG_START = /\{[{%#]/g;
 const OPERATORS = ['//', '**', '==', '!=', '>=', '<=', '+', '-', '/', '*', '%', '~', '[', ']', '(', ')', '{', '}', '>', '<', '=', '.', ':', '|', ',', ';'];
 const OPENING: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
@@ -42,12 +43,13 @@ export function tokenize(template: string): Token[] {
   };
 
   while (position < source.length) {
-    const start = source.slice(position).search(/\{[{%#]/);
-    if (start === -1) {
+    TAG_START.lastIndex = position;
+    const found = TAG_START.exec(source);
+    if (!found) {
       pushData(source.slice(position));
       break;
     }
-    const tagStart = position + start;
+    const tagStart = found.index;
     const kind = source[tagStart + 1]!;
     const marker = source[tagStart + 2];
     let data = source.slice(position, tagStart);

@@ -68,6 +68,7 @@ const NUMBER = new RegExp(
 );
 const IDENTIFIER = /[\p{L}_][\p{L}\p{N}_]*/uy;
 const STRING_START = /([rRbBuUfF]{0,2})('''|"""|'|")/y;
+const INDENT = /[ \t\f]*/y;
 
 function tokenize(source: string): Token[] {
   if (source.includes('\0')) fail();
@@ -80,7 +81,8 @@ function tokenize(source: string): Token[] {
     const char = source[i]!;
     if (lineStart) {
       // A physical line: blank or comment lines are skipped; an indented line is an IndentationError.
-      const indent = /^[ \t\f]*/.exec(source.slice(i))![0].length;
+      INDENT.lastIndex = i;
+      const indent = INDENT.exec(source)![0].length;
       const after = source[i + indent];
       if (after === undefined || after === '\n' || after === '\r' || after === '#') {
         i += indent;
