@@ -1,0 +1,78 @@
+/**
+ * The one door to the interpolation module (`../interpolation/`): every template the reader evaluates
+ * goes through here, with the read's clock and limits, so the rest of the reader never depends on
+ * how interpolation is built.
+ */
+import {
+  type InterpolationContext,
+  type InterpolationLimits,
+  interpolate,
+  interpolateBoolean,
+  interpolateMapping,
+  interpolateNestedMapping,
+  interpolateRequestInput,
+  type PyType,
+  type RequestInputKind,
+  StreamSlice,
+} from '../interpolation/index.ts';
+
+export { StreamSlice };
+export type { InterpolationContext, PyType, RequestInputKind };
+
+/** What every evaluation of one read shares: its clock (`now_utc()`) and the interpolation limits. */
+export interface TemplateSettings {
+  clock: () => number;
+  limits?: InterpolationLimits;
+}
+
+export class Templates {
+  constructor(private readonly settings: TemplateSettings) {}
+
+  private options() {
+    return { ...this.settings.limits, now: new Date(this.settings.clock()) };
+  }
+
+  /**
+   * The CDK's InterpolatedString: a non-string is stringified first (pydantic's coercion of a number
+   * given for a string field), an empty result is "" (the default is the template itself).
+   */
+  string(template: unknown, context: InterpolationContext, validTypes?: readonly PyType[]): unknown {
+    const text = typeof template === 'string' ? template : String(template);
+    return interpolate(text, context, { ...this.options(), ...(validTypes ? { validTypes } : {}) });
+  }
+
+  /** A template whose empty result is None (a bare JinjaInterpolation, as request options use). */
+  orNone(template: string, context: InterpolationContext): unknown {
+    return interpolate(template, context, { ...this.options(), default: null });
+  }
+
+  /** The CDK's InterpolatedBoolean; an absent or empty condition is true where the caller says so. */
+  boolean(condition: string | boolean, context: InterpolationContext): boolean {
+    return interpolateBoolean(condition, context, this.options());
+  }
+
+  /** A field that is either a literal value or a template (`page_size: 100` or `"{{ config.size }}"`). */
+  value(field: unknown, context: InterpolationContext): unknown {
+    return typeof field === 'string' ? this.string(field, context) : field;
+  }
+
+  /** A number field, literal or templated (a page size, a retry count, a backoff factor). */
+  number(field: unknown, context: InterpolationContext, what: string): number {
+    const value = this.value(field, context);
+    const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number)) throw new TypeError(`${what} must be a number`);
+    return number;
+  }
+
+  mapping(mapping: Readonly<Record<string, unknown>>, context: InterpolationContext): Record<string, unknown> {
+    return interpolateMapping(mapping, context, this.options());
+  }
+
+  nested(value: unknown, context: InterpolationContext): unknown {
+    return interpolateNestedMapping(value, context, this.options());
+  }
+
+  requestInput(kind: RequestInputKind, input: string | Readonly<Record<string, unknown>>, context: InterpolationContext): unknown {
+    return interpolateRequestInput(kind, input, context, this.options());
+  }
+}
