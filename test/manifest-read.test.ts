@@ -274,6 +274,41 @@ describe('reading a manifest stream: incremental', () => {
       state: { updated_at: minute(129) },
     });
   });
+
+  it('reads the parent incrementally under incremental_dependency: a later read asks only for new parents', async () => {
+    const before = await start({ items: 100, projects: 3 });
+    const config = { base_url: before.url, start_date: '2024-01-01T00:00:00Z', end_date: '2024-01-01T00:10:00Z', step: 'P1D' };
+    const first = await read(manifest('read-items'), 'items_by_project', { config });
+    expect(first.records).toHaveLength(3 * 10);
+    const state = first.states.at(-1)!;
+    expect(state).toEqual({
+      use_global_cursor: false,
+      states: [1, 2, 3].map((id) => ({ partition: { project_id: id, parent_slice: {} }, cursor: { updated_at: minute(9) } })),
+      state: { updated_at: minute(9) },
+      // The read's duration in whole seconds.
+      lookback_window: expect.any(Number),
+      // The parent's own cursor: projects are created an hour apart.
+      parent_state: { projects: { created_at: '2024-01-01T02:00:00.000000+0000' } },
+    });
+
+    const after = await start({ items: 100, projects: 5 });
+    const second = await read(manifest('read-items'), 'items_by_project', {
+      config: { ...config, base_url: after.url, end_date: '2024-01-01T00:20:00Z' },
+      state: { ...state, lookback_window: 0 },
+    });
+    // Project 3 again (the parent's cursor is inclusive), from its own cursor; 4 and 5 from the global one.
+    expect(after.requests.map((request) => [request.path, request.query.project, request.query.updated_after])).toEqual([
+      ['/api/projects', undefined, undefined],
+      ['/api/items', '3', minute(9)],
+      ['/api/items', '4', minute(9)],
+      ['/api/items', '5', minute(9)],
+    ]);
+    expect(second.records).toHaveLength(3 * 11);
+    expect(second.states.at(-1)).toMatchObject({
+      state: { updated_at: minute(19) },
+      parent_state: { projects: { created_at: '2024-01-01T04:00:00.000000+0000' } },
+    });
+  });
 });
 
 describe('reading a manifest stream: authenticators', () => {
@@ -443,6 +478,28 @@ describe('checking a manifest connection', () => {
       egress: EgressPolicy.fromSetting(`127.0.0.1:${port}`),
     });
     expect(opened.ids).toEqual(range(1, 5));
+  });
+});
+
+describe('bounding a read', () => {
+  it('stops when its signal aborts, and at its request limit', async () => {
+    const upstream = await start({ items: 500 });
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    const aborted = await failure(
+      (async () => {
+        for await (const message of readStream(manifest('read-items'), 'items_by_page', { config: { base_url: upstream.url }, signal: controller.signal })) {
+          if (message.type === 'record') seen.push(message.record.id);
+          if (seen.length === 150) controller.abort();
+        }
+      })(),
+    );
+    expect(aborted).toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(150);
+    expect(upstream.requests).toHaveLength(2);
+
+    const limited = await failure(read(manifest('read-items'), 'items_by_page', { config: { base_url: upstream.url }, limits: { maxRequests: 3 } }));
+    expect(limited).toMatchObject({ status: 422, error_code: 'manifest_read_limit' });
   });
 });
 

@@ -6,7 +6,8 @@
 import type { BackoffStrategy } from '../model.ts';
 import { headerValue, type UpstreamResponse } from './http-client.ts';
 import { RateLimitedError } from '../../errors.ts';
-import type { Templates } from './templates.ts';
+import { pythonMatchAtStart, type Templates } from './templates.ts';
+import { ManifestReadError } from './read-errors.ts';
 import { pyText } from './request-parts.ts';
 
 export type BackoffStrategyRuntime = (response: UpstreamResponse | undefined, attempt: number) => number | undefined;
@@ -28,7 +29,7 @@ export function backoffStrategy(strategy: BackoffStrategy, templates: Templates,
     }
     case 'WaitTimeFromHeader': {
       const header = pyText(templates.string(strategy.header, context));
-      const regex = compileRegex(strategy.regex);
+      const regex = nonEmpty(strategy.regex);
       const max = strategy.max_waiting_time_in_seconds;
       return (response) => {
         if (!response) return undefined;
@@ -41,7 +42,7 @@ export function backoffStrategy(strategy: BackoffStrategy, templates: Templates,
     }
     case 'WaitUntilTimeFromHeader': {
       const header = pyText(templates.string(strategy.header, context));
-      const regex = compileRegex(strategy.regex);
+      const regex = nonEmpty(strategy.regex);
       const minWait = strategy.min_wait === undefined || strategy.min_wait === null ? undefined : templates.number(strategy.min_wait, context, 'min_wait');
       return (response) => {
         if (!response) return undefined;
@@ -57,20 +58,23 @@ export function backoffStrategy(strategy: BackoffStrategy, templates: Templates,
   }
 }
 
-function compileRegex(source: string | undefined): RegExp | undefined {
-  if (typeof source !== 'string' || source === '') return undefined;
-  // Python's re.match: anchored at the start, the whole match is used.
-  return new RegExp(source, 'y');
+function nonEmpty(pattern: string | undefined): string | undefined {
+  return typeof pattern === 'string' && pattern !== '' ? pattern : undefined;
 }
 
 /** The CDK's get_numeric_value_from_header: the header (or the regex's match at its start) as a float. */
-function numericHeader(response: UpstreamResponse, header: string, regex: RegExp | undefined): number | undefined {
+function numericHeader(response: UpstreamResponse, header: string, regex: string | undefined): number | undefined {
   let value = headerValue(response.headers, header);
   if (!value) return undefined;
   if (regex) {
-    regex.lastIndex = 0;
-    const match = regex.exec(value);
-    if (match) value = match[0];
+    // re.match: anchored at the start, the whole match read; no match leaves the header as it is.
+    let match: string | undefined;
+    try {
+      match = pythonMatchAtStart(regex, value);
+    } catch {
+      throw new ManifestReadError(`The backoff strategy's regex ${JSON.stringify(regex)} cannot run`);
+    }
+    if (match !== undefined) value = match;
   }
   const trimmed = value.trim();
   if (trimmed === '') return undefined;

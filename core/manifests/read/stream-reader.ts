@@ -82,7 +82,8 @@ async function* readPartitioned(
   const useGlobal = saved.useGlobal || cursor.component.global_substream_cursor === true;
   const source = partitionSource(stream.retriever.partition_router, runtime, readParent, saved.parentState);
   const entries = new Map(saved.byPartition);
-  const started = runtime.clock();
+  // The read's duration, in whole seconds of real time as the CDK's timer counts it, widens the next read's global cursor.
+  const started = performance.now();
   let globalLatest: PyDateTime | undefined = saved.global ? cursor.parse(saved.global[cursor.field]) : undefined;
   const observeGlobal = (value: PyDateTime) => {
     if (!globalLatest || compare(value, globalLatest) > 0) globalLatest = value;
@@ -95,7 +96,7 @@ async function* readPartitioned(
       // The global cursor and the read's duration are committed when the whole read is done.
       const global = globalLatest ? { ...saved.global, [cursor.field]: cursor.formatValue(globalLatest) } : saved.global;
       if (global) state.state = global;
-      state.lookback_window = Math.max(0, Math.ceil((runtime.clock() - started) / 1000));
+      state.lookback_window = Math.floor((performance.now() - started) / 1000);
     } else {
       if (saved.global) state.state = saved.global;
       if (saved.lookbackSeconds > 0) state.lookback_window = saved.lookbackSeconds;

@@ -15,6 +15,8 @@ import {
   type RequestInputKind,
   StreamSlice,
 } from '../interpolation/index.ts';
+import { Budget } from '../interpolation/budget.ts';
+import { regexSearch } from '../interpolation/regex/index.ts';
 
 export { StreamSlice };
 export type { InterpolationContext, PyType, RequestInputKind };
@@ -75,4 +77,14 @@ export class Templates {
   requestInput(kind: RequestInputKind, input: string | Readonly<Record<string, unknown>>, context: InterpolationContext): unknown {
     return interpolateRequestInput(kind, input, context, this.options());
   }
+}
+
+/**
+ * Python's `re.match(pattern, subject).group()` on the interpolation's linear-time matcher (a
+ * manifest's regex cannot backtrack for ever on an upstream's header): the leftmost match, when it
+ * starts at the beginning. Undefined when there is none; throws on a pattern Python would refuse.
+ */
+export function pythonMatchAtStart(pattern: string, subject: string, limits?: InterpolationLimits): string | undefined {
+  const match = regexSearch(pattern, subject, new Budget(limits));
+  return match && match.start === 0 ? match.groups[0] : undefined;
 }
