@@ -100,6 +100,31 @@ describe('reading a manifest stream: pagination and records', () => {
     expect(upstream.requests).toHaveLength(1);
   });
 
+  it('sends JSON and form bodies with the page token injected into them', async () => {
+    // The upstream pages by its query alone, so these reads would go on for ever: three requests are enough to see.
+    const upstream = await start({ items: 100 });
+    const limits = { maxRequests: 3 };
+    const posted = await failure(read(manifest('read-items'), 'items_posted', { config: { base_url: upstream.url, label: 'shop' }, limits }));
+    expect(posted).toMatchObject({ error_code: 'manifest_read_limit' });
+    expect(upstream.requests.map((request) => [request.method, request.query, request.body])).toEqual([
+      ['POST', { limit: '40' }, { filter: { label: 'shop', limit: 40 } }],
+      ['POST', { limit: '40' }, { filter: { label: 'shop', limit: 40 }, page: { offset: 40 } }],
+      ['POST', { limit: '40' }, { filter: { label: 'shop', limit: 40 }, page: { offset: 80 } }],
+    ]);
+    upstream.requests.length = 0;
+    await failure(read(manifest('read-items'), 'items_form', { config: { base_url: upstream.url, label: 'shop' }, limits }));
+    expect(upstream.requests.map((request) => request.body)).toEqual([{ label: 'shop' }, { label: 'shop', page: '2' }, { label: 'shop', page: '3' }]);
+  });
+
+  it("drops the router's options after the first page when the retriever says so", async () => {
+    const upstream = await start({ items: 150 });
+    await read(manifest('read-items'), 'items_by_region_first_pages', { config: { base_url: upstream.url } });
+    expect(upstream.requests.map((request) => request.query)).toEqual([
+      { per_page: '100', region: 'eu' },
+      { per_page: '100', page: '2' },
+    ]);
+  });
+
   it('selects records: a dict is one record, a glob every match, an empty path the body, a scalar none', async () => {
     const upstream = await start({ items: 30 });
     const config = { base_url: upstream.url, item_id: 7 };
@@ -237,6 +262,18 @@ describe('reading a manifest stream: incremental', () => {
     expect(upstream.requests.map((request) => request.query)).toEqual([{ per_page: '100' }, { per_page: '100', page: '2' }]);
     expect(ids).toEqual(range(46, 51));
     expect(states).toEqual([{ updated_at: minute(50) }]);
+  });
+
+  it('stops paging a data feed at a page ending before the state', async () => {
+    const upstream = await start({ items: 300 });
+    expect((await read(manifest('read-items'), 'items_feed', { config: { base_url: upstream.url } })).ids).toHaveLength(300);
+    upstream.requests.length = 0;
+    const resumed = await read(manifest('read-items'), 'items_feed', {
+      config: { base_url: upstream.url },
+      state: { updated_at: '2024-01-01T02:30:00.000000+0000' },
+    });
+    expect(resumed.ids).toEqual(range(1, 100));
+    expect(upstream.requests).toHaveLength(1);
   });
 
   it('keeps a cursor per partition, and resumes each partition from its own', async () => {

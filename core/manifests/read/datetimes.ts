@@ -57,7 +57,12 @@ export function earlier(a: PyDateTime, b: PyDateTime): PyDateTime {
   return compare(a, b) <= 0 ? a : b;
 }
 
-/** The current instant of the read's clock, as an aware UTC datetime. */
+/** An instant (epoch milliseconds) as an aware UTC datetime. */
+export function instantAt(ms: number): PyDateTime {
+  return PyDateTime.fromMicros(BigInt(Math.trunc(ms)) * 1000n, 0);
+}
+
+/** The current instant of the read's clock. */
 export function nowOf(clock: () => number): PyDateTime {
-  return PyDateTime.fromMicros(BigInt(Math.trunc(clock())) * 1000n, 0);
+  return instantAt(clock());
 }

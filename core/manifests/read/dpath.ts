@@ -124,7 +124,7 @@ export function setPath(root: Record<string, unknown>, path: readonly Segment[],
   });
 }
 
-/** `dpath.delete` of every match of the glob that `keep` does not spare; a missing path deletes nothing. */
+/** `dpath.delete` of every match of the glob that `accept` takes (RemoveFields' condition); a missing path deletes nothing. */
 export function deleteMatches(root: Record<string, unknown>, glob: readonly Segment[], accept: (value: unknown) => boolean = () => true): void {
   if (glob.length === 0) return;
   const matches = globMatches(root, glob).filter(([, value]) => accept(value));

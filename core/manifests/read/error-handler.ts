@@ -8,7 +8,7 @@
  */
 import type { CompositeErrorHandler, DefaultErrorHandler, ErrorHandler, HttpResponseFilter, ResponseAction } from '../model.ts';
 import { type BackoffStrategyRuntime, backoffStrategy } from './backoff.ts';
-import type { UpstreamResponse } from './http-client.ts';
+import { caseInsensitiveHeaders, type UpstreamResponse } from './http-client.ts';
 import { decodeJsonOrEmpty } from './json-decoder.ts';
 import type { Templates } from './templates.ts';
 
@@ -107,15 +107,13 @@ function interpretComposite(handler: CompositeErrorHandler, response: UpstreamRe
 function matchFilter(filter: HttpResponseFilter, response: UpstreamResponse, templates: Templates, config: unknown): Resolution | undefined {
   if (!filter.action) return undefined;
   const parameters = filter.$parameters ?? {};
-  const body = () => {
-    const decoded = decodeJsonOrEmpty(response.body);
-    return decoded;
-  };
+  const body = () => decodeJsonOrEmpty(response.body);
+  const headers = caseInsensitiveHeaders(response.headers);
   const matches =
     (filter.http_codes ?? []).includes(response.status) ||
     (typeof filter.predicate === 'string' &&
       filter.predicate !== '' &&
-      templates.boolean(filter.predicate, { config: null, parameters, response: body(), headers: response.headers })) ||
+      templates.boolean(filter.predicate, { config: null, parameters, response: body(), headers })) ||
     (typeof filter.error_message_contains === 'string' &&
       filter.error_message_contains !== '' &&
       (errorMessageOf(response) ?? '').includes(filter.error_message_contains));
@@ -123,7 +121,7 @@ function matchFilter(filter: HttpResponseFilter, response: UpstreamResponse, tem
   const fallback = DEFAULT_MAPPING[response.status];
   let message = '';
   if (typeof filter.error_message === 'string' && filter.error_message !== '') {
-    const evaluated = templates.string(filter.error_message, { config, parameters, response: body(), headers: response.headers });
+    const evaluated = templates.string(filter.error_message, { config, parameters, response: body(), headers });
     message = evaluated === null || evaluated === undefined ? '' : String(evaluated);
   }
   const failureType: FailureType = filter.failure_type && filter.action === 'FAIL' ? filter.failure_type : (fallback?.failureType ?? 'system_error');

@@ -46,7 +46,10 @@ export async function sendOnce(request: OutgoingRequest, settings: HttpSettings)
   const origin = new URL(request.url).origin;
   const pending = got(request.url, {
     method: request.method,
-    headers: { 'user-agent': 'plugboard', ...request.headers },
+    // The manifest's own User-Agent, if it sends one, wins.
+    headers: Object.keys(request.headers).some((name) => name.toLowerCase() === 'user-agent')
+      ? request.headers
+      : { 'user-agent': 'plugboard', ...request.headers },
     ...(body?.kind === 'json' ? { json: body.value } : body ? { body: body.value } : {}),
     agent: settings.egress ? sharedEgressAgents(settings.egress) : OPEN_AGENTS,
     timeout: { request: settings.timeoutMs },
@@ -137,4 +140,23 @@ export function parseLinks(headers: Record<string, string>): Record<string, Reco
     Object.defineProperty(links, link.rel ?? link.url!, { value: link, enumerable: true, writable: true, configurable: true });
   }
   return links;
+}
+
+/**
+ * The headers as requests' CaseInsensitiveDict shows them to an error handler's templates:
+ * `headers['retry-after']` and `headers['Retry-After']` read the same header; keys keep the upstream's case.
+ */
+export function caseInsensitiveHeaders(headers: Record<string, string>): Record<string, string> {
+  const find = (key: string | symbol) => (typeof key === 'string' ? Object.keys(headers).find((name) => name.toLowerCase() === key.toLowerCase()) : undefined);
+  return new Proxy(headers, {
+    get: (target, key) => {
+      const name = find(key);
+      return name === undefined ? undefined : target[name];
+    },
+    has: (_target, key) => find(key) !== undefined,
+    getOwnPropertyDescriptor: (target, key) => {
+      const name = find(key);
+      return name === undefined ? undefined : { value: target[name], enumerable: key === name, writable: true, configurable: true };
+    },
+  });
 }

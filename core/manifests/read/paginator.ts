@@ -54,7 +54,11 @@ function defaultPaginator(component: DefaultPaginator, runtime: ReadRuntime): Pa
   const { templates } = runtime;
   const strategy = component.pagination_strategy;
   const context = { config: runtime.config, parameters: strategy.$parameters ?? {} };
-  const pageSize = strategy.page_size === undefined || strategy.page_size === null ? undefined : templates.number(strategy.page_size, context, 'page_size');
+  // With the config alone: an OffsetIncrement's page_size may read `response`, and is then evaluated per page only.
+  const pageSize =
+    strategy.page_size === undefined || strategy.page_size === null || (strategy.type === 'OffsetIncrement' && !component.page_size_option)
+      ? undefined
+      : templates.number(strategy.page_size, context, 'page_size');
   if (component.page_size_option && pageSize === undefined) throw new ManifestReadError('page_size_option needs a pagination strategy with a page_size');
   const tokenOption = component.page_token_option;
 

@@ -36,8 +36,17 @@ export class Requester {
     private readonly runtime: ReadRuntime,
   ) {
     this.errors = errorHandlerRuntime(component.error_handler, runtime.templates, runtime.config, runtime.clock);
-    const urlBase = typeof component.url_base === 'string' ? pyText(runtime.templates.string(component.url_base, { config: runtime.config })) : '';
-    this.authenticator = authenticatorFor(component.authenticator, runtime, urlBase);
+    this.authenticator = authenticatorFor(component.authenticator, runtime, this.urlBaseForLogin());
+  }
+
+  /** The url_base a legacy session login goes to (one that needs a slice has none to give). */
+  private urlBaseForLogin(): string {
+    if (typeof this.component.url_base !== 'string') return '';
+    try {
+      return pyText(this.runtime.templates.string(this.component.url_base, { config: this.runtime.config, parameters: this.component.$parameters ?? {} }));
+    } catch {
+      return '';
+    }
   }
 
   context(slice: StreamSlice, nextPageToken: Record<string, unknown> | null): InterpolationContext {

@@ -9,7 +9,7 @@
  */
 import { CredentialsExpiredError, PlugboardError } from '../../../errors.ts';
 import type { OAuthAuthenticator as OAuthComponent } from '../../model.ts';
-import { formatWith, nowOf, parseWithFormats, type PyDateTime } from '../datetimes.ts';
+import { formatWith, instantAt, parseWithFormats, type PyDateTime } from '../datetimes.ts';
 import { getPath, setPath } from '../dpath.ts';
 import { errorHandlerRuntime } from '../error-handler.ts';
 import { decodeJsonOrEmpty } from '../json-decoder.ts';
@@ -184,10 +184,7 @@ export class OAuthAuthenticator implements Authenticator {
     const config = this.runtime.config;
     setPath(config, (updater.refresh_token_config_path as string[] | undefined) ?? ['refresh_token'], this.refreshToken);
     setPath(config, (updater.access_token_config_path as string[] | undefined) ?? ['credentials', 'access_token'], this.token);
-    const expiry = formatWith(
-      nowOf(() => this.expiresAt),
-      this.component.token_expiry_date_format ?? '%Y-%m-%dT%H:%M:%S.%f%z',
-    );
+    const expiry = formatWith(instantAt(this.expiresAt), this.component.token_expiry_date_format ?? '%Y-%m-%dT%H:%M:%S.%f%z');
     setPath(config, (updater.token_expiry_date_config_path as string[] | undefined) ?? ['credentials', 'token_expiry_date'], expiry);
     this.runtime.configUpdates.push({ config: structuredClone(config) });
   }
