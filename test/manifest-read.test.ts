@@ -276,6 +276,48 @@ describe('reading a manifest stream: incremental', () => {
     expect(upstream.requests).toHaveLength(1);
   });
 
+  it('writes slices and state in epoch formats, within the MinMaxDatetime bounds', async () => {
+    const upstream = await start({ items: 100 });
+    const epochs = loadManifest(
+      {
+        version: '6.44.0',
+        check: { stream_names: ['by_epoch'] },
+        spec: { connection_specification: { type: 'object' } },
+        streams: [
+          {
+            type: 'DeclarativeStream',
+            name: 'by_epoch',
+            retriever: {
+              requester: { url_base: `${upstream.url}/api`, path: 'items', request_parameters: { per_page: '100' } },
+              record_selector: { extractor: { field_path: ['data'] } },
+            },
+            incremental_sync: {
+              type: 'DatetimeBasedCursor',
+              cursor_field: 'updated_at',
+              datetime_format: '%ms',
+              cursor_datetime_formats: ['%Y-%m-%dT%H:%M:%S.%f%z'],
+              // The config's start is before the floor (both in the start's own format): the floor wins.
+              start_datetime: { datetime: "{{ config['start'] }}", datetime_format: '%s', min_datetime: String(Date.UTC(2024, 0, 1, 0, 30) / 1000) },
+              end_datetime: { datetime: '2024-01-01T01:00:00Z', datetime_format: '%Y-%m-%dT%H:%M:%SZ' },
+              step: 'PT20M',
+              cursor_granularity: 'PT0.001S',
+              start_time_option: { inject_into: 'request_parameter', field_name: 'from_ms' },
+            },
+            transformations: [{ type: 'RemoveFields', field_pointers: [['metrics', '*']], condition: '{{ property > 5 }}' }],
+          },
+        ],
+      },
+      { name: 'epochs' },
+    );
+    const ms = (index: number) => String(Date.UTC(2024, 0, 1) + index * 60_000);
+    const { records, states } = await read(epochs, 'by_epoch', { config: { start: String(Date.UTC(2023, 0, 1) / 1000) } });
+    expect(upstream.requests.map((request) => request.query.from_ms)).toEqual([ms(30), ms(50)]);
+    // The upstream does not know from_ms and answers its first 100 items each time: the state is the latest of them.
+    expect(states).toEqual([{ updated_at: ms(99) }, { updated_at: ms(99) }]);
+    // RemoveFields' condition: only the metrics above 5 go.
+    expect(records.slice(0, 2).map((record) => record.metrics)).toEqual([{ views: 0, score: 0 }, { score: 0.1 }]);
+  });
+
   it('keeps a cursor per partition, and resumes each partition from its own', async () => {
     const upstream = await start({ items: 1000 });
     const config = { base_url: upstream.url, start_date: '2024-01-01T00:00:00Z', end_date: '2024-01-01T02:00:00Z', step: 'P1D' };
