@@ -33,14 +33,13 @@ export function failedAnswerError(status: number, message: string): PlugboardErr
   return errorForStatus(status, detail, `upstream_http_${status}`);
 }
 
-/** Retries ran out (or the wait asked for is longer than the read allows). */
-export function retriesExhaustedError(status: number | undefined, message: string, rateLimited: boolean, retryAfterSeconds?: number): PlugboardError {
-  if (rateLimited)
-    return new RateLimitedError(
-      `${message}: the upstream still limits the rate after retries`,
-      retryAfterSeconds,
-      status ? `upstream_http_${status}` : 'rate_limited',
-    );
-  const code = status === undefined ? 'upstream_unreachable' : `upstream_http_${status}`;
-  return new UpstreamError(`${message}: still failing after retries${status === undefined ? '' : ` (upstream status ${status})`}`, code);
+/**
+ * Retries ran out, or the wait before the next one would be longer than the read allows (`waitSeconds`):
+ * a 429 (with the wait as its Retry-After hint) when the upstream limits the rate, else a 502.
+ */
+export function retriesExhaustedError(status: number, message: string, rateLimited: boolean, retryAfterSeconds?: number, waitSeconds?: number): PlugboardError {
+  const why = waitSeconds === undefined ? 'still failing after retries' : `the next retry would wait ${waitSeconds} s, longer than the read allows`;
+  const detail = `${message.replace(/\.$/, '')} (upstream status ${status}): ${why}`;
+  if (rateLimited) return new RateLimitedError(detail, retryAfterSeconds, `upstream_http_${status}`);
+  return new UpstreamError(detail, `upstream_http_${status}`);
 }

@@ -73,14 +73,15 @@ export async function sendWithRetries(
     }
     const rateLimited = resolution.action === 'RATE_LIMITED' || response?.status === 429;
     const retryAfter = response ? retryAfterSeconds(response) : undefined;
-    const giveUp = (hint: number | undefined) =>
-      response ? retriesExhaustedError(response.status, resolution.message, rateLimited, hint) : requestFailure(failure);
+    const giveUp = (hint: number | undefined, wait?: number) =>
+      response ? retriesExhaustedError(response.status, resolution.message, rateLimited, hint, wait) : requestFailure(failure);
     if (attempt > handler.maxRetries) throw giveUp(retryAfter);
     const asked = handler.backoffSeconds(response, attempt);
     let wait: number;
     if (asked === undefined) wait = Math.min(DEFAULT_BACKOFF_FACTOR_SECONDS * 2 ** (attempt - 1), settings.maxWaitSeconds);
-    else if (asked > settings.maxWaitSeconds) throw giveUp(Math.ceil(asked));
+    else if (asked > settings.maxWaitSeconds) throw giveUp(Math.ceil(asked), asked);
     else wait = asked;
+    // The CDK's max_time: all the retries of one request within ten minutes (the read's bound).
     if ((Date.now() - started) / 1000 + wait > settings.maxRetrySeconds) throw giveUp(retryAfter);
     settings.onRetry?.(wait, resolution);
     await sleep(wait * 1000, undefined, settings.http.signal ? { signal: settings.http.signal } : {});

@@ -7,13 +7,13 @@
  * (five levels deep). A refused renewal is a refused credential. With `refresh_token_updater` the new
  * single-use refresh token is written into the read's config and reported as a config update.
  */
-import { CredentialsExpiredError, PlugboardError } from '../../../errors.ts';
+import { CredentialsExpiredError, PlugboardError, UpstreamError } from '../../../errors.ts';
 import type { OAuthAuthenticator as OAuthComponent } from '../../model.ts';
 import { formatWith, instantAt, parseWithFormats, type PyDateTime } from '../datetimes.ts';
 import { getPath, setPath } from '../dpath.ts';
 import { errorHandlerRuntime } from '../error-handler.ts';
 import { decodeJsonOrEmpty } from '../json-decoder.ts';
-import { ManifestReadError, UpstreamCredentialsRefusedError } from '../read-errors.ts';
+import { ManifestReadError } from '../read-errors.ts';
 import { type ReadRuntime, sendCounted } from '../read-runtime.ts';
 import { pyText } from '../request-parts.ts';
 import type { Authenticator } from './authenticator.ts';
@@ -148,7 +148,7 @@ export class OAuthAuthenticator implements Authenticator {
     }
     const token = findKey(body, this.component.access_token_name ?? 'access_token');
     if (token === undefined || token === null || token === '') {
-      throw new UpstreamCredentialsRefusedError('The OAuth token endpoint answered without an access token', 502);
+      throw new UpstreamError('The OAuth token endpoint answered without an access token', 'upstream_no_access_token');
     }
     this.token = pyText(token);
     this.expiresAt = this.expiryOf(findKey(body, this.component.expires_in_name ?? 'expires_in'));
@@ -160,7 +160,7 @@ export class OAuthAuthenticator implements Authenticator {
     if (this.component.token_expiry_date_format) return this.parseExpiryDate(pyText(value));
     const seconds = Math.trunc(Number(value));
     if (!Number.isFinite(seconds))
-      throw new UpstreamCredentialsRefusedError('The OAuth token endpoint answered with an expiry that is not a number of seconds', 502);
+      throw new UpstreamError('The OAuth token endpoint answered with an expiry that is not a number of seconds', 'upstream_invalid_token_expiry');
     return this.runtime.clock() + seconds * 1000;
   }
 

@@ -11,7 +11,8 @@ import { getPath } from '../dpath.ts';
 import { errorHandlerRuntime } from '../error-handler.ts';
 import { decodeJsonOrEmpty } from '../json-decoder.ts';
 import type { LegacySessionTokenAuthenticator as LegacyComponent, SessionTokenAuthenticator as SessionComponent } from '../../model.ts';
-import { ManifestReadError, UpstreamCredentialsRefusedError } from '../read-errors.ts';
+import { UpstreamError } from '../../../errors.ts';
+import { ManifestReadError } from '../read-errors.ts';
 import { type ReadRuntime, sendCounted } from '../read-runtime.ts';
 import { injectOption, pyText, type RequestParts } from '../request-parts.ts';
 import { EMPTY_SLICE, Requester } from '../requester.ts';
@@ -60,10 +61,7 @@ export class SessionTokenAuthenticator implements Authenticator {
     const body = decodeJsonOrEmpty(answer.response.body);
     const token = getPath(body, this.component.session_token_path);
     if (answer.ignored || token === undefined || token === null || token === '') {
-      throw new UpstreamCredentialsRefusedError(
-        `The login answered no session token at ${this.component.session_token_path.join('.')}`,
-        answer.response.status,
-      );
+      throw new UpstreamError(`The login answered no session token at ${this.component.session_token_path.join('.')}`, 'upstream_no_session_token');
     }
     this.token = pyText(token);
     if (this.lifetime) this.expiresAt = shift(nowOf(this.runtime.clock), this.lifetime).timestamp() * 1000;
@@ -128,8 +126,7 @@ export class LegacySessionTokenAuthenticator implements Authenticator {
     );
     const key = this.text(this.component.session_token_response_key) ?? 'token';
     const token = getPath(decodeJsonOrEmpty(login.response.body), [key]);
-    if (token === undefined || token === null || token === '')
-      throw new UpstreamCredentialsRefusedError('The login answered no session token', login.response.status);
+    if (token === undefined || token === null || token === '') throw new UpstreamError('The login answered no session token', 'upstream_no_session_token');
     return pyText(token);
   }
 }
