@@ -25,7 +25,8 @@ export interface Partition {
 }
 
 /** What a router needs of the reader: a parent stream's records with their slices, and its states. */
-export type ParentMessage = { type: 'record'; record: StreamRecord; slice: StreamSlice } | { type: 'state'; state: Record<string, unknown> };
+/** A page's records (of one slice), or a state checkpoint. */
+export type ParentMessage = { type: 'records'; records: StreamRecord[]; slice: StreamSlice } | { type: 'state'; state: Record<string, unknown> };
 export type ReadParent = (stream: DeclarativeStream, state: Record<string, unknown> | undefined) => AsyncIterable<ParentMessage>;
 
 export interface PartitionSource {
@@ -99,14 +100,16 @@ function substreamRouter(
             if (incremental) latest[name] = message.state;
             continue;
           }
-          const value = getPath(message.record, parent.key);
-          if (value === undefined) continue;
-          const partition = { [parent.field]: value, parent_slice: { ...message.slice.partition } };
-          const extraFields: Record<string, unknown> = {};
-          for (const path of parent.config.extra_fields ?? []) extraFields[path.join('.')] = getPath(message.record, path) ?? null;
-          const options =
-            parent.config.request_option && isTruthy(value) ? [injectOption(parent.config.request_option, value, runtime.templates, runtime.config)] : [];
-          yield { partition, extraFields, options };
+          for (const record of message.records) {
+            const value = getPath(record, parent.key);
+            if (value === undefined) continue;
+            const partition = { [parent.field]: value, parent_slice: { ...message.slice.partition } };
+            const extraFields: Record<string, unknown> = {};
+            for (const path of parent.config.extra_fields ?? []) extraFields[path.join('.')] = getPath(record, path) ?? null;
+            const options =
+              parent.config.request_option && isTruthy(value) ? [injectOption(parent.config.request_option, value, runtime.templates, runtime.config)] : [];
+            yield { partition, extraFields, options };
+          }
         }
       }
     },

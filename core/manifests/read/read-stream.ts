@@ -41,10 +41,16 @@ export async function* readStream(manifest: LoadedManifest, streamName: string, 
 /** The stream's messages without their slices, config updates handed over as soon as they happen. */
 export async function* runStream(stream: DeclarativeStream, runtime: ReadRuntime, options: StreamReadOptions): AsyncGenerator<ReadMessage> {
   for await (const message of readStreamMessages(stream, runtime, options)) {
-    // An abort stops the read at once, not at the end of the page in hand.
-    runtime.signal?.throwIfAborted();
     while (runtime.configUpdates.length > 0) yield { type: 'config', config: runtime.configUpdates.shift()!.config };
-    yield message.type === 'record' ? { type: 'record', record: message.record } : { type: 'state', state: message.state };
+    if (message.type === 'state') {
+      yield { type: 'state', state: message.state };
+      continue;
+    }
+    for (const record of message.records) {
+      // An abort stops the read at once, not at the end of the page in hand.
+      runtime.signal?.throwIfAborted();
+      yield { type: 'record', record };
+    }
   }
   while (runtime.configUpdates.length > 0) yield { type: 'config', config: runtime.configUpdates.shift()!.config };
 }

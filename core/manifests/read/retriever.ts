@@ -36,7 +36,8 @@ export class Retriever {
     this.ignoreSlicerOnLaterPages = retriever.ignore_stream_slicer_parameters_on_paginated_requests === true;
   }
 
-  async *read(slice: StreamSlice, options: SliceReadOptions): AsyncGenerator<StreamRecord> {
+  /** A page's records at a time (handing records over one by one through every layer costs more than reading them). */
+  async *read(slice: StreamSlice, options: SliceReadOptions): AsyncGenerator<StreamRecord[]> {
     let token: PageToken | undefined = this.paginator.initialToken();
     for (let page = 0; ; page++) {
       const nextPageToken = token === undefined ? null : { next_page_token: token };
@@ -55,7 +56,7 @@ export class Retriever {
       const decoded = bodies[0];
       // The page's body is released once its records are out; only the facts pagination reads are kept.
       bodies.length = 0;
-      yield* selected.records;
+      if (selected.records.length > 0) yield selected.records;
       if (options.firstPageOnly) return;
       if (lastRecord && options.keepPaging && !options.keepPaging(lastRecord)) return;
       token = this.paginator.nextToken({ response: answer.response, decoded, lastRecord, lastPageSize: selected.extracted }, token);

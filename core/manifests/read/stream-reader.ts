@@ -47,7 +47,7 @@ export async function* readStreamMessages(stream: DeclarativeStream, runtime: Re
     const source = partitionSource(router, runtime, readParent, undefined);
     for await (const partition of source.partitions()) {
       const slice = sliceOf(partition, {});
-      for await (const record of retriever.read(slice, { sliceOptions: partition.options, firstPageOnly: probe })) yield { type: 'record', record, slice };
+      for await (const records of retriever.read(slice, { sliceOptions: partition.options, firstPageOnly: probe })) yield { type: 'records', records, slice };
       if (probe) return;
     }
     yield { type: 'state', state: NO_CURSOR_STATE };
@@ -140,12 +140,16 @@ async function* readCursorSlice(
     ...(component.is_data_feed ? { keepPaging: (record: StreamRecord) => run.inRange(run.valueOf(record)) } : {}),
     firstPageOnly,
   });
-  for await (const record of records) {
-    const value = run.valueOf(record);
-    if (clientSide && !run.inRange(value)) continue;
-    run.observe(value);
-    if (value && observed) observed(value);
-    yield { type: 'record', record, slice };
+  for await (const page of records) {
+    const kept: StreamRecord[] = [];
+    for (const record of page) {
+      const value = run.valueOf(record);
+      if (clientSide && !run.inRange(value)) continue;
+      run.observe(value);
+      if (value && observed) observed(value);
+      kept.push(record);
+    }
+    if (kept.length > 0) yield { type: 'records', records: kept, slice };
   }
 }
 
