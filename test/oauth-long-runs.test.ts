@@ -9,7 +9,7 @@ import { credentialKeys } from '../core/hosted/oauth/oauth-tokens.ts';
 import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { grantedCredentials } from './helpers/oauth-grants.ts';
-import { publicAccessToken } from './helpers/public-api-calls.ts';
+import { plainPublicApi } from './helpers/public-api-calls.ts';
 import { testDestination } from './helpers/sync-destinations.ts';
 
 const TOKEN_TTL_SECONDS = 2;
@@ -70,22 +70,17 @@ describe('OAuth tokens living 2 s, through long runs (sqlite)', () => {
   }, 300_000);
 
   it('syncs over 20,000 records through the public API while the token is renewed', async () => {
-    const access = await publicAccessToken(fx);
-    const call = async (method: 'get' | 'post', path: string, json?: unknown) => {
-      const response = await fx.http[method](`v1/${path}`, { headers: bearer(access), ...(json ? { json } : {}) });
-      expect(response.statusCode, response.body).toBeLessThan(300);
-      return JSON.parse(response.body);
-    };
-    const { workspaceId } = await call('post', 'workspaces', { name: 'long-sync' });
+    const { call, sync } = await plainPublicApi(fx);
+    const { workspaceId } = await call('post', 'v1/workspaces', { name: 'long-sync' });
     const credentials = await grantedCredentials(fx.chatSandbox, 'channels:history');
-    const { sourceId } = await call('post', 'sources', {
+    const { sourceId } = await call('post', 'v1/sources', {
       name: 'chat with a 2 s token',
       workspaceId,
       configuration: { sourceType: 'chat', credentials, start_date: '2000-01-01T00:00:00Z', lookback_window: 7, join_channels: true },
     });
     const destination = await testDestination('sqlite', workspaceDataDir(fx.dataDir, workspaceId));
-    const { destinationId } = await call('post', 'destinations', { name: 'sqlite', workspaceId, configuration: destination.configuration });
-    const { connectionId } = await call('post', 'connections', {
+    const { destinationId } = await call('post', 'v1/destinations', { name: 'sqlite', workspaceId, configuration: destination.configuration });
+    const { connectionId } = await call('post', 'v1/connections', {
       sourceId,
       destinationId,
       prefix: 'chat_',
@@ -96,12 +91,7 @@ describe('OAuth tokens living 2 s, through long runs (sqlite)', () => {
     const grantsBefore = refreshGrants();
     const keptBefore = await keptRefreshes(credentialKeys.source(sourceId));
     const started = Date.now();
-    const { jobId } = await call('post', 'jobs', { connectionId, jobType: 'sync' });
-    let job: { status: string; rowsSynced?: number } = { status: 'pending' };
-    for (let polls = 0; polls < 3000 && !['succeeded', 'failed', 'cancelled'].includes(job.status); polls++) {
-      await sleep(100);
-      job = await call('get', `jobs/${jobId}`);
-    }
+    const job = await sync(connectionId, 100);
     const elapsed = Date.now() - started;
     const refreshes = refreshGrants() - grantsBefore;
     const rows = (await destination.rows('chat_channel_messages')).length;

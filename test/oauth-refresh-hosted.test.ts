@@ -10,7 +10,7 @@ import { credentialKeys } from '../core/hosted/oauth/oauth-tokens.ts';
 import type { RunningServer } from '../server/start.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { grantedCredentials } from './helpers/oauth-grants.ts';
-import { publicAccessToken } from './helpers/public-api-calls.ts';
+import { plainPublicApi } from './helpers/public-api-calls.ts';
 import { testDestination } from './helpers/sync-destinations.ts';
 import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 
@@ -104,44 +104,30 @@ describe.each(BACKENDS)('hosted OAuth refresh (%s)', (backend) => {
   });
 
   it('a sync whose grant is gone fails at its first attempt, naming why, without retries', async () => {
-    const access = await publicAccessToken(fx);
-    const call = async (method: 'get' | 'post', path: string, json?: unknown) => {
-      const response = await fx.http[method](`v1/${path}`, { headers: bearer(access), ...(json ? { json } : {}) });
-      expect(response.statusCode, response.body).toBeLessThan(300);
-      return JSON.parse(response.body);
-    };
-    const { workspaceId } = await call('post', 'workspaces', { name: `revoked-sync-${backend}` });
+    const { call, sync } = await plainPublicApi(fx);
+    const { workspaceId } = await call('post', 'v1/workspaces', { name: `revoked-sync-${backend}` });
     const credentials = await grantedCredentials(fx.chatSandbox, 'users:read');
-    const { sourceId } = await call('post', 'sources', { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials } });
+    const { sourceId } = await call('post', 'v1/sources', { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials } });
     const destination = await testDestination('sqlite', workspaceDataDir(fx.dataDir, workspaceId));
-    const { destinationId } = await call('post', 'destinations', { name: 'sqlite', workspaceId, configuration: destination.configuration });
-    const { connectionId } = await call('post', 'connections', {
+    const { destinationId } = await call('post', 'v1/destinations', { name: 'sqlite', workspaceId, configuration: destination.configuration });
+    const { connectionId } = await call('post', 'v1/connections', {
       sourceId,
       destinationId,
       configurations: { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] },
     });
     fx.chatSandbox.revokeGrants();
     fx.chatSandbox.expireAccessTokens();
-    const { jobId } = await call('post', 'jobs', { connectionId, jobType: 'sync' });
-    let job: { status: string } = { status: 'pending' };
-    for (let polls = 0; polls < 300 && !['succeeded', 'failed', 'cancelled'].includes(job.status); polls++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      job = await call('get', `jobs/${jobId}`);
-    }
+    const job = await sync(connectionId);
     expect(job.status).toBe('failed');
-    const attempts = await fx.server.hosted.cloudDb.all<{ failure: string }>('SELECT failure FROM sync_attempts WHERE job_id = ?', [jobId]);
+    const attempts = await fx.server.hosted.cloudDb.all<{ failure: string }>('SELECT failure FROM sync_attempts WHERE job_id = ?', [job.jobId]);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]!.failure).toMatch(/connected again/);
     await destination.drop();
   });
 
   it('a source check after a renewal starts from the renewed tokens: a rotated refresh token is never sent twice', async () => {
-    const access = await publicAccessToken(fx);
-    const post = async (path: string, json: unknown) => {
-      const response = await fx.http.post(path, { headers: bearer(access), json });
-      expect(response.statusCode, response.body).toBeLessThan(300);
-      return JSON.parse(response.body);
-    };
+    const { call } = await plainPublicApi(fx);
+    const post = (path: string, json: unknown) => call('post', path, json);
     const { workspaceId } = await post('v1/workspaces', { name: `checked-twice-${backend}` });
     const credentials = await grantedCredentials(fx.chatSandbox, 'users:read');
     const { sourceId } = await post('v1/sources', { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials } });

@@ -169,9 +169,7 @@ export class HostedConnectors {
         'value_error.not_allowed_for_widget',
       );
     }
-    const template = await this.store.getTemplate(input.source_template_id);
-    const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && offersTemplate(widget, template);
-    if (!offered) throw new NotFoundError(`Source template ${input.source_template_id} not found`, 'source_template_not_found');
+    const template = await this.offeredTemplate(scope, widget, input.source_template_id);
     return this.create(scope, {
       external_user_id: input.external_user_id ?? scope.workspace_id,
       connector_type: template.connector_type,
@@ -180,6 +178,14 @@ export class HostedConnectors {
       ...(input.replication_config ? { replication_config: input.replication_config } : {}),
       source_template_id: template.id,
     });
+  }
+
+  /** A source template of the organization the caller may use (a widget: one its tags offer); any other is not found, as if it did not exist. */
+  async offeredTemplate(scope: Required<AccessScope>, widget: WidgetScope | undefined, templateId: string): Promise<Template> {
+    const template = await this.store.getTemplate(templateId);
+    const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && offersTemplate(widget, template);
+    if (!offered) throw new NotFoundError(`Source template ${templateId} not found`, 'source_template_not_found');
+    return template;
   }
 
   /**

@@ -96,3 +96,27 @@ export async function settledJob(call: ReturnType<typeof publicApiCalls>, jobId:
   }
   throw new Error(`job ${jobId} did not settle`);
 }
+
+/**
+ * The public API as a script calls it, without the spec's checks: each call expects a success and
+ * answers the JSON body. `path` is below the server's root (`v1/sources`, `api/v1/sources/check_connection`).
+ */
+export async function plainPublicApi(fx: HostedFixture) {
+  const access = await publicAccessToken(fx);
+  const call = async (method: 'get' | 'post', path: string, json?: unknown) => {
+    const response = await fx.http[method](path, { headers: bearer(access), ...(json ? { json } : {}) });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return JSON.parse(response.body);
+  };
+  /** Runs a sync of the connection and polls its job until it ends; its last answer. */
+  const sync = async (connectionId: string, pollMs = 50) => {
+    const { jobId } = await call('post', 'v1/jobs', { connectionId, jobType: 'sync' });
+    for (let polls = 0; polls < 600_000 / pollMs; polls++) {
+      const job = await call('get', `v1/jobs/${jobId}`);
+      if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job as { jobId: number; status: string };
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    throw new Error(`job ${jobId} did not end`);
+  };
+  return { call, sync };
+}

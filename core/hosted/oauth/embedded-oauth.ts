@@ -1,7 +1,5 @@
 import { NotFoundError } from '../../errors.ts';
-import type { Store, Template } from '../../stores/types.ts';
 import type { AccessScope, EmbeddedSourceChanges, HostedConnectorRecord, HostedConnectors } from '../hosted-connectors.ts';
-import { offersTemplate } from '../templates.ts';
 import type { WidgetScope } from '../token-claims.ts';
 import type { EmbeddedOAuthInitiateResponse, EmbeddedSourceCreateRequest, EmbeddedSourceUpdateRequest } from '../types.generated.ts';
 import type { FlowBinding } from './flow-binding.ts';
@@ -25,7 +23,6 @@ export interface EmbeddedUrls {
  */
 export class EmbeddedOAuth {
   constructor(
-    private readonly store: Store,
     private readonly types: OAuthSourceTypes,
     private readonly flows: OAuthFlows,
     private readonly secrets: OAuthSecrets,
@@ -38,7 +35,7 @@ export class EmbeddedOAuth {
     templateId: string,
     urls: EmbeddedUrls,
   ): Promise<EmbeddedOAuthInitiateResponse> {
-    const template = await this.offeredTemplate(scope, widget, templateId);
+    const template = await this.connectors.offeredTemplate(scope, widget, templateId);
     const type = await this.types.resolve({ organizationId: scope.organization_id, workspaceId: scope.workspace_id }, template.connector_type, [
       'body',
       'source_template_id',
@@ -57,7 +54,7 @@ export class EmbeddedOAuth {
     const { secret_id: secretId, credentials, ...rest } = request;
     if (secretId === undefined) return this.connectors.createEmbeddedSource(scope, widget, { ...rest, credentials });
     // The template first: a template the caller may not use is not found, and the secret stays unspent.
-    const template = await this.offeredTemplate(scope, widget, request.source_template_id);
+    const template = await this.connectors.offeredTemplate(scope, widget, request.source_template_id);
     return this.secrets.spend(secretId, this.binding(scope, template.connector_type), (granted) =>
       this.connectors.createEmbeddedSource(scope, widget, { ...rest, credentials: granted }),
     );
@@ -82,13 +79,5 @@ export class EmbeddedOAuth {
 
   private binding(scope: Required<AccessScope>, connectorType: string): FlowBinding {
     return { flow: 'embedded', organizationId: scope.organization_id, workspaceId: scope.workspace_id, sourceType: connectorType };
-  }
-
-  /** A source template of the organization the caller may use; any other is not found, as if it did not exist. */
-  private async offeredTemplate(scope: Required<AccessScope>, widget: WidgetScope | undefined, templateId: string): Promise<Template> {
-    const template = await this.store.getTemplate(templateId);
-    const offered = template && template.kind === 'source' && template.organization_id === scope.organization_id && offersTemplate(widget, template);
-    if (!offered) throw new NotFoundError(`Source template ${templateId} not found`, 'source_template_not_found');
-    return template;
   }
 }

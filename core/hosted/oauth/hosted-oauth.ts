@@ -48,7 +48,7 @@ export function createHostedOAuth(deps: HostedOAuthDependencies): HostedOAuth {
   const flows = new OAuthFlows(apps, new OAuthStates(deps.cloudDb, deps.keyring, clock), secrets, types, deps.upstreams);
   return {
     api: new PublicOAuth(deps.store, apps, types, flows),
-    embedded: new EmbeddedOAuth(deps.store, types, flows, secrets, deps.connectors),
+    embedded: new EmbeddedOAuth(types, flows, secrets, deps.connectors),
     flows,
     secrets,
   };

@@ -4,11 +4,9 @@
  * the matches of a glob. A segment indexes a list when it is an integer, a dict by its text.
  */
 
-export type Segment = string | number;
+import { isObject, setField } from '../json-values.ts';
 
-function isDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export type Segment = string | number;
 
 function listIndex(segment: Segment, length: number): number | undefined {
   const index = typeof segment === 'number' ? segment : /^-?\d+$/.test(segment) ? Number(segment) : Number.NaN;
@@ -22,7 +20,7 @@ function child(node: unknown, segment: Segment): { found: boolean; value?: unkno
     const index = listIndex(segment, node.length);
     return index === undefined ? { found: false } : { found: true, value: node[index] };
   }
-  if (isDict(node)) {
+  if (isObject(node)) {
     const key = String(segment);
     return Object.hasOwn(node, key) ? { found: true, value: node[key] } : { found: false };
   }
@@ -61,7 +59,7 @@ function segmentPattern(segment: string): RegExp {
 
 function keysOf(node: unknown): Segment[] {
   if (Array.isArray(node)) return node.map((_, index) => index);
-  if (isDict(node)) return Object.keys(node);
+  if (isObject(node)) return Object.keys(node);
   return [];
 }
 
@@ -116,10 +114,10 @@ export function setPath(root: Record<string, unknown>, path: readonly Segment[],
     const dict = node as Record<string, unknown>;
     const key = String(segment);
     if (last) {
-      defineKey(dict, key, value);
+      setField(dict, key, value);
       return;
     }
-    if (!Object.hasOwn(dict, key) || dict[key] === null || typeof dict[key] !== 'object') defineKey(dict, key, {});
+    if (!Object.hasOwn(dict, key) || dict[key] === null || typeof dict[key] !== 'object') setField(dict, key, {});
     node = dict[key];
   });
 }
@@ -133,12 +131,6 @@ export function deleteMatches(root: Record<string, unknown>, glob: readonly Segm
     const parent = getPath(root, path.slice(0, -1));
     const key = path[path.length - 1]!;
     if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
-    else if (isDict(parent)) delete parent[String(key)];
+    else if (isObject(parent)) delete parent[String(key)];
   }
-}
-
-/** Sets an own data property, so a key named `__proto__` stays an ordinary key. */
-export function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
 }

@@ -5,6 +5,7 @@
  * a path with a glob (`*`) gives every value it matches; else the value at the path. A list gives its
  * items, a dict is one record; anything else (a scalar, nothing, an empty dict) gives none.
  */
+import { isObject } from '../json-values.ts';
 import type { DeclarativeStream, RecordSelector as RecordSelectorComponent } from '../model.ts';
 import { getPath, globMatches, hasGlob, type Segment } from './dpath.ts';
 import type { ReadRuntime } from './read-runtime.ts';
@@ -71,11 +72,7 @@ export class RecordSelector {
     if (this.path.length === 0) found = body;
     else if (hasGlob(this.path)) found = globMatches(body, this.path).map(([, value]) => value);
     else found = getPath(body, this.path, []);
-    if (Array.isArray(found)) return found.filter(isRecord);
-    return isRecord(found) && Object.keys(found).length > 0 ? [found] : [];
+    if (Array.isArray(found)) return found.filter(isObject);
+    return isObject(found) && Object.keys(found).length > 0 ? [found] : [];
   }
-}
-
-function isRecord(value: unknown): value is StreamRecord {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

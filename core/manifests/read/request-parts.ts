@@ -4,8 +4,9 @@
  * cursor, the authenticator). As in the CDK, two of them giving one key different values is an error,
  * never a silent choice.
  */
+import { isObject, setField } from '../json-values.ts';
 import type { InjectInto, RequestOption } from '../model.ts';
-import { defineKey, setPath } from './dpath.ts';
+import { setPath } from './dpath.ts';
 import { ManifestReadError } from './read-errors.ts';
 import type { Templates } from './templates.ts';
 
@@ -40,7 +41,7 @@ function put(target: Record<string, unknown>, key: string, value: unknown, where
     if (sameValue(target[existing], value)) return;
     throw new ManifestReadError(`Two components give the ${where} ${JSON.stringify(key)} different values`, 'manifest_request_conflict');
   }
-  defineKey(target, key, value);
+  setField(target, key, value);
 }
 
 /** Adds `source`'s keys to `target`; a key both give with different values is an error (nested JSON bodies merge). */
@@ -64,13 +65,9 @@ export function mergeParts(target: RequestParts, source: Partial<RequestParts>):
 function mergeJson(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
-    if (Object.hasOwn(target, key) && isDict(existing) && isDict(value)) mergeJson(existing, value);
+    if (Object.hasOwn(target, key) && isObject(existing) && isObject(value)) mergeJson(existing, value);
     else put(target, key, value, 'JSON body field');
   }
-}
-
-function isDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -5,6 +5,7 @@
  * under the requester's error handler. Templates see `config`, `parameters`, `stream_slice` (and its
  * aliases `stream_partition`, `stream_interval`), `next_page_token` and the slice's extra fields.
  */
+import { isObject } from '../json-values.ts';
 import type { HttpRequester } from '../model.ts';
 import { type Authenticator, authenticatorFor } from './auth/authenticator.ts';
 import { type ErrorHandlerRuntime, errorHandlerRuntime } from './error-handler.ts';
@@ -99,20 +100,20 @@ export class Requester {
     const parts = emptyParts();
     if (c.request_parameters) {
       const query = templates.requestInput('request_parameters', c.request_parameters, context);
-      if (!isDict(query)) throw new ManifestReadError('request_parameters must give a mapping');
+      if (!isObject(query)) throw new ManifestReadError('request_parameters must give a mapping');
       for (const [name, value] of Object.entries(query)) {
-        if (isDict(value)) throw new ManifestReadError(`The request parameter ${JSON.stringify(name)} cannot be an object`);
+        if (isObject(value)) throw new ManifestReadError(`The request parameter ${JSON.stringify(name)} cannot be an object`);
       }
       parts.query = query;
     }
     if (c.request_headers) {
       const headers = templates.requestInput('request_headers', c.request_headers, context);
-      if (!isDict(headers)) throw new ManifestReadError('request_headers must give a mapping');
+      if (!isObject(headers)) throw new ManifestReadError('request_headers must give a mapping');
       parts.headers = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, pyText(value)]));
     }
     if (c.request_body_json) {
       const body = templates.requestInput('request_body_json', c.request_body_json as Record<string, unknown> | string, context);
-      if (!isDict(body)) throw new ManifestReadError('request_body_json must give a mapping');
+      if (!isObject(body)) throw new ManifestReadError('request_body_json must give a mapping');
       parts.bodyJson = body;
     }
     if (c.request_body_data) {
@@ -121,7 +122,7 @@ export class Requester {
         typeof c.request_body_data === 'string'
           ? templates.string(c.request_body_data, context)
           : templates.requestInput('request_body_data', c.request_body_data, context);
-      parts.bodyData = isDict(data) ? data : data === null || data === undefined ? {} : pyText(data);
+      parts.bodyData = isObject(data) ? data : data === null || data === undefined ? {} : pyText(data);
     }
     return parts;
   }
@@ -147,8 +148,4 @@ export class Requester {
     }
     return request;
   }
-}
-
-function isDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -6,6 +6,8 @@
  * lookback_window, parent_state}`; a state without `states` or `state` is one cursor for every partition.
  */
 
+import { isObject } from '../json-values.ts';
+
 export type StreamState = Record<string, unknown>;
 
 /** Airbyte's per-stream state message body (`state` of a STATE message, an item of a `--state` file). */
@@ -18,7 +20,7 @@ export interface AirbyteStreamState {
 export function streamStateOf(input: unknown, streamName: string): StreamState | undefined {
   if (input === undefined || input === null) return undefined;
   const messages = Array.isArray(input) ? input : isAirbyteState(input) ? [input] : undefined;
-  if (messages === undefined) return isDict(input) ? input : undefined;
+  if (messages === undefined) return isObject(input) ? input : undefined;
   for (const message of messages) {
     if (isAirbyteState(message) && message.stream.stream_descriptor.name === streamName) return message.stream.stream_state ?? undefined;
   }
@@ -31,13 +33,9 @@ export function toAirbyteStreamState(streamName: string, state: StreamState): Ai
 }
 
 function isAirbyteState(value: unknown): value is AirbyteStreamState {
-  if (!isDict(value) || value.type !== 'STREAM' || !isDict(value.stream)) return false;
+  if (!isObject(value) || value.type !== 'STREAM' || !isObject(value.stream)) return false;
   const descriptor = value.stream.stream_descriptor;
-  return isDict(descriptor) && typeof descriptor.name === 'string';
-}
-
-function isDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return isObject(descriptor) && typeof descriptor.name === 'string';
 }
 
 /** A partition's identity in per-partition state: its JSON with keys sorted at every level. */
@@ -47,7 +45,7 @@ export function partitionKey(partition: unknown): string {
 
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
-  if (!isDict(value)) return value;
+  if (!isObject(value)) return value;
   return Object.fromEntries(
     Object.keys(value)
       .sort()
@@ -68,19 +66,19 @@ export interface PartitionedState {
 export function readPartitionedState(state: StreamState | undefined): PartitionedState {
   const byPartition = new Map<string, { partition: unknown; cursor: StreamState }>();
   if (!state) return { byPartition, global: undefined, useGlobal: false, lookbackSeconds: 0, parentState: undefined };
-  const parentState = isDict(state.parent_state) ? state.parent_state : undefined;
+  const parentState = isObject(state.parent_state) ? state.parent_state : undefined;
   if (!('states' in state) && !('state' in state)) {
     // The whole state is one cursor for every partition (a state saved before the stream had partitions).
     const { parent_state: _parent, ...cursor } = state;
     return { byPartition, global: Object.keys(cursor).length ? cursor : undefined, useGlobal: false, lookbackSeconds: 0, parentState };
   }
   for (const entry of Array.isArray(state.states) ? state.states : []) {
-    if (isDict(entry) && isDict(entry.cursor)) byPartition.set(partitionKey(entry.partition), { partition: entry.partition, cursor: entry.cursor });
+    if (isObject(entry) && isObject(entry.cursor)) byPartition.set(partitionKey(entry.partition), { partition: entry.partition, cursor: entry.cursor });
   }
   const lookback = Number(state.lookback_window);
   return {
     byPartition,
-    global: isDict(state.state) ? state.state : undefined,
+    global: isObject(state.state) ? state.state : undefined,
     useGlobal: state.use_global_cursor === true,
     lookbackSeconds: Number.isFinite(lookback) && lookback > 0 ? lookback : 0,
     parentState,

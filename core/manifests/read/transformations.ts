@@ -5,6 +5,7 @@
  * `condition` on each matched `property`), KeysToLower and KeysToSnakeCase (top-level keys),
  * KeysReplace (keys at every dict level).
  */
+import { isObject, setField } from '../json-values.ts';
 import type { AddFields, KeysReplace, RemoveFields, Transformation } from '../model.ts';
 import { deleteMatches, setPath } from './dpath.ts';
 import { ManifestReadError } from './read-errors.ts';
@@ -72,7 +73,7 @@ function keysReplace(component: KeysReplace, templates: Templates, config: unkno
       const out: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(dict)) {
         const renamed = from === '' ? interleave(key, to) : key.split(from).join(to);
-        define(out, renamed, isDict(value) ? replace(value) : value);
+        setField(out, renamed, isObject(value) ? replace(value) : value);
       }
       return out;
     };
@@ -93,7 +94,7 @@ function renameKeys(record: Record<string, unknown>, rename: (key: string) => st
     if (renamed === key) continue;
     const value = record[key];
     delete record[key];
-    define(record, renamed, value);
+    setField(record, renamed, value);
   }
 }
 
@@ -109,12 +110,4 @@ export function snakeCase(key: string): string {
   if (tokens.length >= 3) tokens = [tokens[0]!, ...tokens.slice(1, -1).filter(Boolean), tokens[tokens.length - 1]!];
   if (tokens.length > 0 && /^\d+$/.test(tokens[0]!)) tokens.unshift('');
   return tokens.map((token) => token.toLowerCase()).join('_');
-}
-
-function isDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
