@@ -14,9 +14,12 @@ import { planSearch } from '../hosted/context-store/search-query.ts';
 
 export interface ExecutionTarget {
   connector: CompiledConnector;
-  transport: HttpTransport;
+  /** Absent for a connector that reads by other means (`runAction`). */
+  transport?: HttpTransport;
   /** What an action's hooks call upstream with: the same transport, made once per instance. */
   upstream: UpstreamClient;
+  /** Serves every action of an instance that does not call upstream by its declarations (an Airbyte manifest's reads). */
+  runAction?: (action: CompiledAction, params: Params) => Promise<unknown>;
   /** Reported in `execution_metadata.connector_id`: the stored connector's id when hosted, the type id in-process. */
   connectorId: string;
   /** In-process instances call the third party themselves; only given a local context store can they search. */
@@ -86,7 +89,8 @@ function prepareParams(action: CompiledAction, params: Params): Params {
 async function upstreamBody(target: ExecutionTarget, action: CompiledAction, params: Params): Promise<unknown> {
   const { definition } = action;
   const { request: call, hooks } = definition;
+  if (target.runAction) return target.runAction(action, params);
   if (hooks?.run) return hooks.run(params, target.upstream);
-  if (call) return target.transport.requestJson({ call, params, idempotent: definition.idempotent ?? call.method === 'GET' });
+  if (call && target.transport) return target.transport.requestJson({ call, params, idempotent: definition.idempotent ?? call.method === 'GET' });
   throw new PlugboardError(501, `${definition.entity}.${definition.action} has no upstream call`, 'not_implemented');
 }

@@ -12,7 +12,7 @@ export async function executeDownload(target: ExecutionTarget, action: CompiledA
   // Side by side: the name costs no extra round trip, and a refused content request (bad range,
   // missing file) is the answer at once. The name is "when known", so failing to learn it is no failure.
   const [upstream, fileName] = await Promise.all([
-    target.transport.requestStream({ call: definition.request!, params, idempotent: true }),
+    target.transport!.requestStream({ call: definition.request!, params, idempotent: true }),
     lookUpFileName(target, action, params),
   ]);
   const length = upstream.headers['content-length'];

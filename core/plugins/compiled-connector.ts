@@ -3,6 +3,7 @@ import { invalidField } from '../errors.ts';
 import { ACTION_NAMES, type ActionDefinition, type ConnectorDefinition } from '../sdk/index.ts';
 import type { ConnectorValidators } from './schema-compilation.ts';
 import { FieldCatalog } from '../hosted/context-store/field-catalog.ts';
+import type { ManifestRunner } from '../manifests/connector/manifest-runner.ts';
 
 /** Action names accepted for another: newer clients say `context_store_search` for `search`. */
 const ACTION_ALIASES: Record<string, string> = { context_store_search: 'search' };
@@ -23,12 +24,18 @@ export class CompiledConnector {
   /** Validates a hosted connector's `replication_config`, when the connector type declares one. */
   readonly validateReplicationConfig: ValidateFunction | undefined;
 
+  /** Validates an instance's `config`, when the connector is configured. */
+  readonly validateConfig: ValidateFunction | undefined;
+
   /** `validators` are compileSchemas' for this definition, which loaded without a problem. */
   constructor(
     readonly definition: ConnectorDefinition,
     validators: ConnectorValidators,
+    /** Set when the connector is an Airbyte manifest: its reads are the interpreter's. */
+    readonly manifest?: ManifestRunner,
   ) {
     this.validateReplicationConfig = validators.replicationConfig;
+    this.validateConfig = validators.config;
     for (const action of definition.actions) {
       const byAction = this.actions.get(action.entity) ?? new Map<string, CompiledAction>();
       byAction.set(action.action, {

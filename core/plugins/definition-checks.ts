@@ -22,11 +22,16 @@ const HOOK_NAMES = ['prepareParams', 'transformResponse', 'fileName', 'run'] as 
 /** `{name}` placeholders of a request path, filled from the params of that name. */
 const PLACEHOLDER = /\{(\w+)\}/g;
 
+export interface DefinitionCheckOptions {
+  /** The runtime serves the actions itself (an Airbyte manifest's reads): they declare no upstream call. */
+  servedByRuntime?: boolean;
+}
+
 /**
  * Structural checks of a connector definition, run at load so a malformed plugin fails at once with
  * every problem listed, not at its first execute. Schemas are compiled separately.
  */
-export function checkDefinition(candidate: unknown): string[] {
+export function checkDefinition(candidate: unknown, options: DefinitionCheckOptions = {}): string[] {
   if (candidate === null || typeof candidate !== 'object') return ['the module must export a connector definition (default export or `connector`)'];
   const def = candidate as Partial<ConnectorDefinition>;
   const problems: string[] = unknownFields(candidate as Record<string, unknown>);
@@ -34,7 +39,8 @@ export function checkDefinition(candidate: unknown): string[] {
   if (typeof def.displayName !== 'string' || def.displayName === '') problems.push('`displayName` must be a non-empty string');
   if (def.version !== undefined && (typeof def.version !== 'string' || def.version === '')) problems.push('`version` must be a non-empty string when given');
   if (typeof def.defaultBaseUrl !== 'string' || !/^https?:\/\//.test(def.defaultBaseUrl)) problems.push('`defaultBaseUrl` must be an http(s) URL');
-  problems.push(...checkAuth(def.auth), ...checkTransport(def.transport));
+  problems.push(...checkAuth(def.auth, def.config !== undefined), ...checkTransport(def.transport));
+  if (def.config !== undefined && (!isObject(def.config) || def.config.type !== 'object')) problems.push('`config` must be a JSON Schema of type object');
   if (def.pagination !== undefined && (typeof def.pagination?.cursorParam !== 'string' || typeof def.pagination?.nextCursorMeta !== 'string')) {
     problems.push('`pagination` needs `cursorParam` and `nextCursorMeta`');
   }
@@ -66,11 +72,15 @@ export function checkDefinition(candidate: unknown): string[] {
         problems.push(`${where}: a paginated action's params must declare the cursor param "${def.pagination.cursorParam}", or page 2 could not be asked for`);
       }
     }
-    problems.push(...checkUpstreamCall(action).map((problem) => `${where}: ${problem}`));
+    if (!options.servedByRuntime) problems.push(...checkUpstreamCall(action).map((problem) => `${where}: ${problem}`));
     problems.push(...checkSearchIndex(action, def.replicate).map((problem) => `${where}: ${problem}`));
   });
   if (def.replicate !== undefined && typeof def.replicate !== 'function') problems.push('`replicate` must be a function');
-  return [...problems, ...checkCredentialCheck(def.check, def.actions, def.transport?.errors), ...checkSyncStreams(def.syncStreams, def.actions)];
+  return [
+    ...problems,
+    ...checkCredentialCheck(def.check, def.actions, def.transport?.errors, options.servedByRuntime === true),
+    ...checkSyncStreams(def.syncStreams, def.actions),
+  ];
 }
 
 /** Sync streams name entities with a `list`, and parents that are streams too (their own settings, or a list that needs no params). */
@@ -139,14 +149,23 @@ function checkSearchIndex(action: ActionDefinition, replicate: unknown): string[
  * the upstream: a write would change something for a credential that may be refused, and a download
  * would stream bytes nobody reads. Its params are checked against the action's schema when compiled.
  */
-function checkCredentialCheck(check: unknown, actions: ActionDefinition[], errors: Partial<UpstreamErrorSettings> | undefined): string[] {
+function checkCredentialCheck(
+  check: unknown,
+  actions: ActionDefinition[],
+  errors: Partial<UpstreamErrorSettings> | undefined,
+  servedByRuntime: boolean,
+): string[] {
   if (check === undefined) return [];
   if (!isObject(check)) return ['`check` must be an object: {entity, action, params?, rejectedCodes}'];
   const problems: string[] = [];
   const action = actions.find((candidate) => isObject(candidate) && candidate.entity === check.entity && candidate.action === check.action);
   if (!action) {
     problems.push(`\`check\` names ${String(check.entity)}.${String(check.action)}, which is not a declared action`);
-  } else if (action.hostedOnly || action.action === 'download' || !isObject(action.request) || !(action.idempotent ?? action.request.method === 'GET')) {
+  } else if (
+    action.hostedOnly ||
+    action.action === 'download' ||
+    !(servedByRuntime ? action.idempotent : isObject(action.request) && (action.idempotent ?? action.request.method === 'GET'))
+  ) {
     problems.push(
       `\`check\` must name a read action that calls the upstream (no write, download or hosted-only action); ${action.entity}.${action.action} is not one`,
     );
@@ -214,13 +233,14 @@ function checkRequest(call: Partial<UpstreamCall> | undefined, params: unknown):
   return problems;
 }
 
-function checkAuth(auth: ConnectorDefinition['auth'] | undefined): string[] {
+/** A configured connector (`config`) may declare no auth kind: its configuration carries whatever the upstream takes. */
+function checkAuth(auth: ConnectorDefinition['auth'] | undefined, configured: boolean): string[] {
   if (!isObject(auth)) return ['`auth` must map auth kinds (oauth, token) to header rules, and may declare `oauth2`'];
   const kinds = Object.keys(auth).filter((key) => key !== 'oauth2');
   const problems = kinds
     .filter((kind) => !(AUTH_KINDS as readonly string[]).includes(kind))
     .map((kind) => `unknown auth kind "${kind}"; allowed: ${AUTH_KINDS.join(', ')}, oauth2`);
-  if (kinds.length === 0) problems.push('`auth` must declare at least one auth kind');
+  if (kinds.length === 0 && !configured) problems.push('`auth` must declare at least one auth kind (or the connector a `config` schema)');
   for (const kind of kinds) {
     const rule = auth[kind as AuthKind];
     if (!rule || typeof rule.header !== 'string' || rule.header === '') problems.push(`auth.${kind} needs a \`header\``);

@@ -12,6 +12,8 @@ export interface ConnectorValidators {
   actions: Map<string, ActionValidators>;
   /** Validates a hosted connector's `replication_config`, when the connector type declares one. */
   replicationConfig: ValidateFunction | undefined;
+  /** Validates an instance's `config`, when the connector is configured (declares `config`). */
+  config?: ValidateFunction | undefined;
 }
 
 /**
@@ -33,6 +35,7 @@ export function compileSchemas(candidate: unknown, ajv: Ajv): ConnectorValidator
   const actions = new Map<string, ActionValidators>();
   if (!isObject(candidate)) return { actions, replicationConfig: undefined, problems };
   const replicationConfig = compile(candidate.replicationConfig, 'replicationConfig schema');
+  const config = compile(candidate.config, 'config schema');
   for (const action of Array.isArray(candidate.actions) ? candidate.actions : []) {
     if (!isObject(action)) continue;
     const key = `${String(action.entity)}.${String(action.action)}`;
@@ -48,5 +51,5 @@ export function compileSchemas(candidate: unknown, ajv: Ajv): ConnectorValidator
   if (checked && !checked.validateParams(check.params ?? {})) {
     problems.push(`check params do not fit ${check.entity}.${check.action}: ${ajv.errorsText(checked.validateParams.errors)}`);
   }
-  return { actions, replicationConfig, problems };
+  return { actions, replicationConfig, config, problems };
 }

@@ -20,6 +20,7 @@ const KNOWN = {
     'transport',
     'pagination',
     'replicationConfig',
+    'config',
     'actions',
     'check',
     'replicate',

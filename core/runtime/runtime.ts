@@ -1,12 +1,12 @@
 import type { Ajv } from 'ajv';
 import type { DependencyContainer } from 'tsyringe';
-import { invalidField } from '../errors.ts';
+import { invalidField, PlugboardError } from '../errors.ts';
 import { executeAction, type ExecutionTarget } from '../execution/execute-action.ts';
 import { RECORD_VALIDATION_MODES, type RecordValidation } from '../execution/record-validation.ts';
 import type { ExecuteRequest } from '../execution/types.ts';
 import { compileConnector, loadConnectorModule } from '../plugins/load-connector.ts';
 import type { CompiledConnector } from '../plugins/compiled-connector.ts';
-import type { ConnectorDefinition, OAuthCredentials, TokenCredentials } from '../sdk/index.ts';
+import type { ConnectorDefinition, OAuthCredentials, TokenCredentials, UpstreamClient } from '../sdk/index.ts';
 import { HttpTransport } from '../transport/http-transport.ts';
 import { upstreamClient } from '../execution/upstream-client.ts';
 import { createConnectorClient, type ConnectorClient, type ConnectorTypeMap } from './connector-client.ts';
@@ -17,6 +17,12 @@ import { createHostedExecutor } from '../hosted-client/hosted-executor.ts';
 import type { HostedConnectorConfig } from '../hosted-client/hosted-session.ts';
 import { openLocalContextStore } from './local-context-store.ts';
 import type { EgressPolicy } from '../security/egress/egress-policy.ts';
+import type { ManifestRunner } from '../manifests/connector/manifest-runner.ts';
+
+/** A manifest's instance has no declared calls for hooks to make: its reads are the interpreter's. */
+const NO_DECLARED_CALLS: UpstreamClient = {
+  requestJson: () => Promise.reject(new PlugboardError(501, 'An Airbyte manifest connector makes no declared upstream calls', 'not_implemented')),
+};
 
 /** An in-process connector instance: the caller's credentials, and optionally another API root. */
 export interface LocalConnectorConfig {
@@ -25,7 +31,14 @@ export interface LocalConnectorConfig {
    * `refresh_token`, `client_id`, `client_secret` (and `token_url` unless the connector declares its
    * OAuth flow) are refreshed before `expires_at` and when the upstream says the token expired.
    */
-  credentials: OAuthCredentials | TokenCredentials;
+  credentials?: OAuthCredentials | TokenCredentials;
+  /**
+   * A configured connector's configuration (an Airbyte manifest's, as its spec describes it), in
+   * place of `credentials`: the API key or OAuth client is wherever the spec puts it.
+   */
+  config?: Record<string, unknown>;
+  /** Told a configured connector's new configuration when a read renewed it (a single-use refresh token), for the app to persist. */
+  onConfigChanged?: (config: Record<string, unknown>) => unknown;
   /**
    * Told the new credentials after each refresh, for the app to persist them: a provider that rotates
    * refresh tokens (Slack) accepts only the newest. Awaited; a failure is a process warning.
@@ -143,6 +156,7 @@ export class Runtime {
   /** An instance's execute function, and the upstream client its hooks (and replication) call through. */
   instance(type: string, config: LocalConnectorConfig, identity: InstanceIdentity = { connectorId: type, mode: 'in-process' }) {
     const connector = this.plugin(type);
+    if (connector.manifest) return this.manifestInstance(connector, connector.manifest, config, identity);
     const { definition } = connector;
     const credentials = readCredentials(definition, config?.credentials);
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
@@ -151,5 +165,25 @@ export class Runtime {
     const transport = new HttpTransport(baseUrl, definition.transport, headers, config.egress, refreshing);
     const target: ExecutionTarget = { connector, transport, upstream: upstreamClient(transport), validateRecords: this.validateRecords, ...identity };
     return { connector, upstream: target.upstream, execute: (request: ExecuteRequest) => executeAction(target, request) };
+  }
+
+  /**
+   * An Airbyte manifest's instance: its configuration (`config`; the hosted server stores it as the
+   * connector's credentials) checked against the spec, its actions served by the interpreter.
+   */
+  private manifestInstance(connector: CompiledConnector, runner: ManifestRunner, config: LocalConnectorConfig, identity: InstanceIdentity) {
+    const loc = config?.config === undefined && config?.credentials !== undefined ? ['credentials'] : ['config'];
+    const reader = runner.instance(runner.checkConfig(config?.config ?? config?.credentials, loc), {
+      ...(config.egress ? { egress: config.egress } : {}),
+      ...(config.onConfigChanged ? { onConfigChanged: config.onConfigChanged } : {}),
+    });
+    const target: ExecutionTarget = {
+      connector,
+      upstream: NO_DECLARED_CALLS,
+      runAction: (action, params) => reader.run(action, params),
+      validateRecords: this.validateRecords,
+      ...identity,
+    };
+    return { connector, upstream: target.upstream, reader, execute: (request: ExecuteRequest) => executeAction(target, request) };
   }
 }

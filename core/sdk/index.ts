@@ -2,3 +2,4 @@
 export * from './types.ts';
 export * from './define.ts';
 export * from './search.ts';
+export * from './manifest-package.ts';

@@ -345,6 +345,12 @@ export interface ConnectorDefinition {
   pagination?: PaginationSettings;
   /** Schema of the hosted `replication_config` for this connector type, when it has one. */
   replicationConfig?: JsonSchema;
+  /**
+   * Schema of an instance's configuration, for a connector configured rather than given credentials
+   * (an Airbyte manifest, whose spec says where the API key or OAuth client goes): its `auth` then
+   * declares no kind, and an instance is made with `config`.
+   */
+  config?: JsonSchema;
   actions: ActionDefinition[];
   /** The call that checks credentials; without one, credentials are stored unchecked. */
   check?: CredentialCheck;

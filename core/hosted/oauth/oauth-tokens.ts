@@ -73,7 +73,7 @@ export class OAuthTokens {
    */
   async instanceConfig(credentialKey: string, config: LocalConnectorConfig): Promise<LocalConnectorConfig> {
     const { credentials } = config;
-    if (!('refresh_token' in credentials) || typeof credentials.refresh_token !== 'string') return config;
+    if (!credentials || !('refresh_token' in credentials) || typeof credentials.refresh_token !== 'string') return config;
     const origin = credentials.refresh_token;
     const kept = await this.kept(credentialKey, origin);
     if (kept?.status === 'needs_reauth') throw new CredentialsExpiredError();
