@@ -18,6 +18,7 @@ import type { HostedConnectorConfig } from '../hosted-client/hosted-session.ts';
 import { openLocalContextStore } from './local-context-store.ts';
 import type { EgressPolicy } from '../security/egress/egress-policy.ts';
 import type { ManifestRunner } from '../manifests/connector/manifest-runner.ts';
+import { compileManifestConnector } from '../manifests/connector/compile-manifest.ts';
 
 /** A manifest's instance has no declared calls for hooks to make: its reads are the interpreter's. */
 const NO_DECLARED_CALLS: UpstreamClient = {
@@ -103,6 +104,16 @@ export class Runtime {
    */
   registerConnector(definition: ConnectorDefinition, options: { listed?: boolean } = {}): string {
     const connector = compileConnector(definition, this.ajv, `connector value "${String(definition?.type)}"`);
+    registerConnector(this.container, connector, options.listed ?? true);
+    return connector.type;
+  }
+
+  /**
+   * Registers an Airbyte declarative manifest (YAML or JSON text, or its object) as connector `type`:
+   * a ManifestLoadError names what Plugboard cannot run. `listed: false` as for registerConnector.
+   */
+  registerManifest(manifest: string | object, type: string, options: { listed?: boolean } = {}): string {
+    const connector = compileManifestConnector(manifest, type, this.ajv);
     registerConnector(this.container, connector, options.listed ?? true);
     return connector.type;
   }
