@@ -737,7 +737,10 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
       const missing = json(await post('v1/integrations/connectors', scoped, { connector_type: 'chat' }))
         .detail.map((i: { loc: string[] }) => i.loc.at(-1))
         .sort();
-      expect(missing).toEqual(['credentials', 'external_user_id']);
+      expect(missing).toEqual(['external_user_id']);
+      // Credentials are required by the type (a configured one takes `config` instead), checked once the body's shape holds.
+      const noCredentials = json(await post('v1/integrations/connectors', scoped, { connector_type: 'chat', external_user_id: 'u' }));
+      expect(noCredentials.detail).toEqual([{ loc: ['body', 'credentials'], msg: 'field required', type: 'value_error.missing' }]);
       const good = { start_date: '2024-01-01T00:00:00Z', lookback_window: 7, join_channels: true };
       expect(json(await attempt({ replication_config: good })).replication_config).toEqual(good);
       for (const bad of [

@@ -17,6 +17,10 @@ import { forTokenSubject } from './stale-token.ts';
 import { offersTemplate } from './templates.ts';
 import type { WidgetScope } from './token-claims.ts';
 
+/** What a stored connector holds to reach its upstream: credentials, or a configured type's configuration. */
+type StoredAccess = Credentials | Record<string, unknown>;
+export type StoredAuthType = StoredConnector['auth_type'];
+
 /** A stored connector as the API answers it: never the credentials. */
 export interface HostedConnectorRecord {
   id: string;
@@ -24,7 +28,8 @@ export interface HostedConnectorRecord {
   connector_type: string;
   external_user_id: string;
   workspace_id: string;
-  auth_type: AuthKind;
+  /** The credential kind it holds, or `config`: a configured type's configuration (an Airbyte manifest's). */
+  auth_type: StoredAuthType;
   /** `needs_reauth` once the OAuth grant is gone (revoked, expired): only connecting again helps. */
   auth_status: CredentialStatus;
   replication_config: Record<string, unknown> | null;
@@ -36,7 +41,9 @@ export interface CreateConnectorInput {
   external_user_id: string;
   connector_type: string;
   name?: string;
-  credentials: unknown;
+  credentials?: unknown;
+  /** A configured type's configuration (an Airbyte manifest's), in place of credentials. */
+  config?: unknown;
   replication_config?: Record<string, unknown>;
   source_template_id?: string;
 }
@@ -125,7 +132,7 @@ export class HostedConnectors {
         'value_error.unknown_connector_type',
       );
     }
-    const { credentials, authType } = this.checkCredentialShape(input.connector_type, input.credentials);
+    const { credentials, authType } = this.checkAccess(input.connector_type, input);
     const replicationConfig = this.checkReplicationConfig(input.connector_type, input.replication_config);
     // A create retried after a lost answer is told at once, without calling the upstream; the insert below still decides a race.
     const [existing] = await this.store.listConnectors({
@@ -202,7 +209,7 @@ export class HostedConnectors {
   ): Promise<HostedConnectorRecord> {
     const connector = await this.findEmbeddedSource(scope, widget, id);
     const type = connector.connector_type;
-    const credentials = changes.credentials === undefined ? undefined : this.checkCredentialShape(type, changes.credentials);
+    const credentials = changes.credentials === undefined ? undefined : this.checkAccess(type, { credentials: changes.credentials });
     const replicationConfig = changes.replication_config === undefined ? undefined : this.checkReplicationConfig(type, changes.replication_config);
     if (credentials) await this.checkWithUpstream(type, id, credentials.credentials);
     const sealed = credentials && { auth_type: credentials.authType, credentials: this.seal(credentials.credentials) };
@@ -307,23 +314,43 @@ export class HostedConnectors {
     return connector;
   }
 
-  /** Credentials of a kind the type accepts (else a 422 at body.credentials), and that kind. */
-  private checkCredentialShape(type: string, given: unknown): { credentials: Credentials; authType: AuthKind } {
-    authHeadersFor(this.runtime.plugin(type).definition, given, ['body', 'credentials']);
-    const credentials = given as Credentials;
+  /**
+   * Credentials of a kind the type accepts (else a 422 at body.credentials), and that kind; for a
+   * configured type (an Airbyte manifest), its configuration as the spec describes it (at body.config).
+   */
+  private checkAccess(type: string, given: { credentials?: unknown; config?: unknown }): { credentials: StoredAccess; authType: StoredAuthType } {
+    const plugin = this.runtime.plugin(type);
+    if (plugin.manifest) {
+      if (given.credentials !== undefined)
+        throw invalidField(
+          ['body', 'credentials'],
+          `connector type "${type}" is configured: give \`config\` as its spec describes, not credentials`,
+          'value_error.config_expected',
+        );
+      return { credentials: plugin.manifest.checkConfig(given.config, ['body', 'config']), authType: 'config' };
+    }
+    if (given.config !== undefined)
+      throw invalidField(['body', 'config'], `connector type "${type}" takes credentials, not a config`, 'value_error.credentials_expected');
+    if (given.credentials === undefined) throw invalidField(['body', 'credentials'], 'field required', 'value_error.missing');
+    authHeadersFor(plugin.definition, given.credentials, ['body', 'credentials']);
+    const credentials = given.credentials as Credentials;
     return { credentials, authType: (Object.keys(CREDENTIAL_FIELD) as AuthKind[]).find((kind) => CREDENTIAL_FIELD[kind] in credentials)! };
   }
 
   /** Runs the type's declared credential check against the deployment's upstream: refused credentials are a 400, never stored. */
-  private async checkWithUpstream(type: string, connectorId: string, credentials: Credentials): Promise<void> {
-    await this.upstreams.checkTokenUrl(type, credentials, 'credentials.token_url');
+  private async checkWithUpstream(type: string, connectorId: string, credentials: StoredAccess): Promise<void> {
+    if (this.runtime.plugin(type).manifest) {
+      await checkCredentials(this.runtime.plugin(type), this.runtime.executor(type, this.configuredInstance(credentials), { connectorId, mode: 'hosted' }));
+      return;
+    }
+    await this.upstreams.checkTokenUrl(type, credentials as Credentials, 'credentials.token_url');
     // A token renewed during the check is kept under the connector's id: a rotated refresh token is the only one left.
-    const config = await this.oauthTokens.instanceConfig(credentialKeys.connector(connectorId), this.instanceConfig(type, credentials));
+    const config = await this.oauthTokens.instanceConfig(credentialKeys.connector(connectorId), this.instanceConfig(type, credentials as Credentials));
     await checkCredentials(this.runtime.plugin(type), this.runtime.executor(type, config, { connectorId, mode: 'hosted' }));
   }
 
   /** The credentials as checked (the secret of the kind in use, and a refresh grant's fields), encrypted. */
-  private seal(credentials: Credentials): StoredConnector['credentials'] {
+  private seal(credentials: StoredAccess): StoredConnector['credentials'] {
     return this.keyring.encrypt(JSON.stringify(credentials));
   }
 
@@ -353,6 +380,11 @@ export class HostedConnectors {
 
   /** A stored connector as a runtime instance: its credentials opened (renewed ones where kept), its searches on the context store. */
   private async instanceOf(connector: StoredConnector) {
+    const identity = { connectorId: connector.id, mode: 'hosted' as const, contextStore: async () => this.contextStore };
+    if (connector.auth_type === 'config') {
+      const config = JSON.parse(this.openCredentials(connector)) as Record<string, unknown>;
+      return this.runtime.instance(connector.connector_type, this.configuredInstance(config, connector.id), identity);
+    }
     const credentials = JSON.parse(this.openCredentials(connector)) as Credentials;
     const config = await this.oauthTokens.instanceConfig(credentialKeys.connector(connector.id), this.instanceConfig(connector.connector_type, credentials));
     return this.runtime.instance(connector.connector_type, config, {
@@ -360,6 +392,18 @@ export class HostedConnectors {
       mode: 'hosted',
       contextStore: async () => this.contextStore,
     });
+  }
+
+  /**
+   * A configured type's instance: every URL its configuration names is the tenant's, so it obeys the
+   * deployment's egress policy as is. A configuration a read renewed (a single-use refresh token) is
+   * stored sealed at once: the old one no longer works.
+   */
+  private configuredInstance(config: StoredAccess, connectorId?: string): LocalConnectorConfig {
+    const keep = async (renewed: Record<string, unknown>) => {
+      if (connectorId) await this.store.updateConnector(connectorId, { credentials: { auth_type: 'config', credentials: this.seal(renewed) } });
+    };
+    return { config: config as Record<string, unknown>, egress: this.upstreams.egress, onConfigChanged: keep };
   }
 
   /** An instance of the type with these credentials, calling the deployment's upstream for it. */

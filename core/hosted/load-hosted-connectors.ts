@@ -56,7 +56,8 @@ export async function loadHostedConnectors(
   const loaded = types.map((type) => ({
     type,
     version: versions.get(type)!,
-    upstream: baseUrls[type] ?? runtime.plugin(type).definition.defaultBaseUrl,
+    // An Airbyte manifest's API root is whatever each connector's configuration says.
+    upstream: runtime.plugin(type).manifest ? '(set by each configuration)' : (baseUrls[type] ?? runtime.plugin(type).definition.defaultBaseUrl),
     configured: baseUrls[type] !== undefined,
   }));
   return { runtime, baseUrls, loaded };

@@ -1127,9 +1127,9 @@ export interface ConnectorCreateRequest {
    */
   name?: string;
   /**
-   * Exactly one of: {access_token} (OAuth, with what renews it when there is: refresh_token, client_id, client_secret, expires_at, token_url) or {token} (personal access token)
+   * Required unless the type is configured (then `config`). Exactly one of: {access_token} (OAuth, with what renews it when there is: refresh_token, client_id, client_secret, expires_at, token_url) or {token} (personal access token)
    */
-  credentials: {
+  credentials?: {
     /**
      * OAuth access token
      */
@@ -1159,6 +1159,10 @@ export interface ConnectorCreateRequest {
      */
     token_url?: string;
   };
+  /**
+   * For a configured connector type (an Airbyte manifest): its configuration, as the type's spec describes it, in place of credentials. Sealed like credentials, never answered.
+   */
+  config?: {};
   /**
    * Connector-specific replication settings (chat: start_date, lookback_window, join_channels)
    */
@@ -1224,9 +1228,9 @@ export interface ConnectorRecord {
    */
   workspace_id: string;
   /**
-   * The credential it holds: an OAuth access token, or a personal access token
+   * The credential it holds: an OAuth access token, a personal access token, or (config) a configured type's configuration, such as an Airbyte manifest's
    */
-  auth_type: "oauth" | "token";
+  auth_type: "oauth" | "token" | "config";
   /**
    * needs_reauth once the OAuth grant is gone (revoked or expired): executes answer 401 credentials_expired until the end user connects again
    */

@@ -88,7 +88,8 @@ export interface StoredConnector {
   external_user_id: string;
   connector_type: string;
   name: string;
-  auth_type: 'oauth' | 'token';
+  /** `config`: a configured type's configuration (an Airbyte manifest's) is what is sealed. */
+  auth_type: 'oauth' | 'token' | 'config';
   credentials: EncryptedValue;
   replication_config: Record<string, unknown> | null;
   /** Set when the connector was created as an embedded source from a source template. */
