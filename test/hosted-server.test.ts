@@ -754,7 +754,7 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
         expect(response.statusCode, JSON.stringify(bad)).toBe(422);
         expect(json(response).detail[0].loc[1]).toBe('replication_config');
       }
-      expect(connectorCreateRequest.required).toEqual(['external_user_id', 'connector_type', 'credentials']);
+      expect(connectorCreateRequest.required).toEqual(['external_user_id', 'connector_type']);
     });
 
     it('refuses replication_config for a type without one (file-storage), on both create paths, and never 500s on a deeply nested one', async () => {
