@@ -167,3 +167,12 @@ describe('a manifest with a local context store', () => {
     await client.close!();
   });
 });
+
+describe('docs/airbyte-manifests.md', () => {
+  it('names every component the loader supports', async () => {
+    const { SUPPORTED_COMPONENTS } = await import('../core/manifests/index.ts');
+    const doc = readFileSync(new URL('../docs/airbyte-manifests.md', import.meta.url), 'utf8');
+    const missing = Object.keys(SUPPORTED_COMPONENTS).filter((name) => !doc.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+});
