@@ -6,8 +6,8 @@ export type UpstreamAuth =
   | { kind: 'api_key'; header: string; key: string }
   | { kind: 'bearer'; token: string }
   | { kind: 'basic'; username: string; password: string }
-  /** POST /api/session {username, password} → {token}; calls then carry it in `header`. */
-  | { kind: 'session'; username: string; password: string; header: string }
+  /** POST /api/session {username, password} → {token}; calls then carry it in `header` (after `scheme` and a space, when given). */
+  | { kind: 'session'; username: string; password: string; header: string; scheme?: string }
   /** POST /oauth/token (refresh_token grant) → {access_token, expires_in}; calls carry `Bearer <access_token>`. */
   | { kind: 'oauth'; clientId: string; clientSecret: string; refreshToken: string; tokenTtlSeconds: number };
 
@@ -49,7 +49,8 @@ export function authorized(req: IncomingMessage, auth: UpstreamAuth, tokens: Iss
     case 'basic':
       return header('authorization') === `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
     case 'session': {
-      const token = header(auth.header);
+      const value = header(auth.header);
+      const token = auth.scheme === undefined ? value : value?.startsWith(`${auth.scheme} `) ? value.slice(auth.scheme.length + 1) : undefined;
       return token !== undefined && tokens.valid(token, now);
     }
     case 'oauth': {
