@@ -1,15 +1,11 @@
 import { ConfigurationError } from '../core/configuration-error.ts';
 import { httpUrlSetting } from './env-settings.ts';
 import type { OAuthUrlSettings } from '../core/hosted/deployment-upstreams.ts';
+import { typeVariable } from '../core/hosted/type-variables.ts';
 
 /** The variable that sets a connector type's upstream API root: `issue-tracker` → PLUGBOARD_ISSUE_TRACKER_BASE_URL. */
 export function baseUrlVariable(type: string): string {
   return typeVariable(type, 'BASE_URL');
-}
-
-/** `PLUGBOARD_<TYPE>_<setting>`, the type upper-cased with every other character an underscore. */
-export function typeVariable(type: string, setting: 'BASE_URL' | 'AUTHORIZE_URL' | 'TOKEN_URL'): string {
-  return `PLUGBOARD_${type.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${setting}`;
 }
 
 /** Each type's OAuth endpoints from PLUGBOARD_<TYPE>_AUTHORIZE_URL and _TOKEN_URL (undefined: the connector's declared ones). */

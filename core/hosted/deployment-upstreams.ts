@@ -1,3 +1,4 @@
+import { typeVariable } from './type-variables.ts';
 import type { LocalConnectorConfig } from '../runtime/runtime.ts';
 import type { Credentials, OAuth2Settings } from '../sdk/index.ts';
 import { EgressPolicy, endpointOfUrl } from '../security/egress/egress-policy.ts';
@@ -40,6 +41,8 @@ export class DeploymentUpstreams {
     return {
       credentials: withTokenUrl,
       ...(baseUrl ? { base_url: baseUrl } : {}),
+      // A loaded type's API root is the deployment's to set; a declarative definition's is its manifest's.
+      ...(type in this.baseUrls ? { base_url_setting: typeVariable(type, 'BASE_URL') } : {}),
       egress: this.policyFor(type),
       ...(this.isTenantTokenUrl(type, credentials) ? { tokenEgress: this.egress } : {}),
     };

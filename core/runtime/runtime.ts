@@ -49,6 +49,8 @@ export interface LocalConnectorConfig {
   tokenKeeper?: TokenKeeperFactory;
   /** API root; the connector appends its paths. Defaults to the connector's `defaultBaseUrl`. */
   base_url?: string;
+  /** What sets `base_url`, named in network errors so a wrong one can be fixed; default `base_url` (the hosted server names its PLUGBOARD_<TYPE>_BASE_URL). */
+  base_url_setting?: string;
   /**
    * A local context store (a SQLite file, created if missing): the instance gains `replicate()` and
    * the same `search` actions as the hosted server. Without it, search is a 400 `hosted_mode_only`.
@@ -173,7 +175,7 @@ export class Runtime {
     const baseUrl = normalizeBaseUrl(config.base_url ?? definition.defaultBaseUrl);
     const refreshing = refreshingAuthOf(definition, credentials, config);
     const headers = refreshing ? {} : { [credentials.header]: credentials.headerValue(credentials.secret) };
-    const transport = new HttpTransport(baseUrl, definition.transport, headers, config.egress, refreshing);
+    const transport = new HttpTransport(baseUrl, definition.transport, headers, config.egress, refreshing, config.base_url_setting ?? 'base_url');
     const target: ExecutionTarget = { connector, transport, upstream: upstreamClient(transport), validateRecords: this.validateRecords, ...identity };
     return { connector, upstream: target.upstream, execute: (request: ExecuteRequest) => executeAction(target, request) };
   }

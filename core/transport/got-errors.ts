@@ -39,18 +39,44 @@ export function answerOf(error: unknown): UpstreamAnswer | undefined {
   };
 }
 
+/** Where the calls went, for errors that got no answer: the API root's origin and what sets it. */
+export interface UpstreamWhere {
+  baseUrl: string;
+  /** What sets the API root (`PLUGBOARD_CHAT_BASE_URL`, `base_url`), so a wrong one can be fixed. */
+  setting?: string;
+}
+
 /** Maps every way a call through got can fail to one typed error. */
-export function errorFromGot(error: unknown, settings: TransportSettings): PlugboardError {
+export function errorFromGot(error: unknown, settings: TransportSettings, where?: UpstreamWhere): PlugboardError {
   const answer = answerOf(error);
   if (answer) return errorFromAnswer(answer, settings);
   // A connection the egress policy refused: its own error, not a network failure of the upstream.
   if (error instanceof RequestError && error.cause instanceof PlugboardError) return error.cause;
-  if (error instanceof TimeoutError) return new UpstreamError('Upstream request timed out', 'upstream_timeout');
+  if (error instanceof TimeoutError) return new UpstreamError(`Upstream request${to(where)} timed out${setBy(where)}`, 'upstream_timeout');
   if (error instanceof ParseError) return new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
-  if (error instanceof RequestError)
-    return new UpstreamError('Upstream request failed: network error', error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable');
+  if (error instanceof RequestError) {
+    const code = error.code ? ` (${error.code})` : '';
+    return new UpstreamError(
+      `Upstream request${to(where)} failed: network error${code}${setBy(where)}`,
+      error.code ? `upstream_${error.code.toLowerCase()}` : 'upstream_unreachable',
+    );
+  }
   if (error instanceof PlugboardError) return error;
   return new UpstreamError('Upstream request failed', 'upstream_error');
+}
+
+/** The origin only: a path or query could carry what the caller put there. */
+function to(where: UpstreamWhere | undefined): string {
+  if (!where) return '';
+  try {
+    return ` to ${new URL(where.baseUrl).origin}`;
+  } catch {
+    return '';
+  }
+}
+
+function setBy(where: UpstreamWhere | undefined): string {
+  return where?.setting ? `; the API root is set by ${where.setting}` : '';
 }
 
 function parseJson(body: unknown): unknown {

@@ -70,6 +70,8 @@ export class HttpTransport {
     egress?: EgressPolicy,
     /** A renewed access token, sent with each request in place of a fixed auth header. */
     private readonly refreshing?: RefreshingAuth,
+    /** What sets the base URL, named when no answer came (`PLUGBOARD_CHAT_BASE_URL` hosted, `base_url` in-process). */
+    private readonly baseUrlSetting?: string,
   ) {
     const { errors, timeoutMs } = settings;
     this.streamTimeouts = {
@@ -144,7 +146,7 @@ export class HttpTransport {
         }),
       );
     } catch (error) {
-      throw errorFromGot(error, this.settings);
+      throw errorFromGot(error, this.settings, { baseUrl: this.baseUrl, ...(this.baseUrlSetting ? { setting: this.baseUrlSetting } : {}) });
     }
     // got answers an empty body as '' rather than failing to parse it.
     if (body === '') throw new UpstreamError('Upstream answered with a body that is not JSON', 'upstream_invalid_json');
@@ -180,7 +182,7 @@ export class HttpTransport {
         attach(this.client.stream(url, { ...options, headers: { ...options.headers, ...auth }, timeout: this.streamTimeouts, context: { idempotent: true } }));
       });
     const { stream, response } = await this.withAccessToken(open).catch((error: unknown) => {
-      throw errorFromGot(error, this.settings);
+      throw errorFromGot(error, this.settings, { baseUrl: this.baseUrl, ...(this.baseUrlSetting ? { setting: this.baseUrlSetting } : {}) });
     });
     return {
       status: response.statusCode,

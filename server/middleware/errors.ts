@@ -34,6 +34,9 @@ export function errorHandler(logger: Logger, asProblem: (ctx: ParameterizedConte
       await next();
     } catch (error) {
       const answer = errorAnswer(error, logger, ctx);
+      // An upstream that failed is the operator's to see too (a wrong PLUGBOARD_<TYPE>_BASE_URL): its detail names no secret.
+      if (answer.status === 502 || answer.status === 504)
+        logger.warn({ method: ctx.method, path: ctx.path, status: answer.status, ...answer.body }, 'upstream failed');
       if (asProblem(ctx)) {
         const problem = problemOf(answer);
         ctx.status = problem.status;
