@@ -1,11 +1,14 @@
 import { compile } from 'json-schema-to-typescript';
-import type { ActionDefinition, ConnectorDefinition, JsonSchema } from '../core/sdk/index.ts';
+import { Runtime } from '../core/index.ts';
+import { type ActionDefinition, type ConnectorDefinition, isManifestPackage, type JsonSchema, type ManifestPackage } from '../core/sdk/index.ts';
 
 /**
  * A connector's TypeScript types, generated from its JSON Schemas: one type per schema (named by its
- * `title`) and the `entity.action` map the typed connector client reads.
+ * `title`) and the `entity.action` map the typed connector client reads. An Airbyte manifest package
+ * is compiled first, as the runtime loads it, and its untitled schemas named (see titledManifestDefinition).
  */
-export async function renderConnectorTypes(definition: ConnectorDefinition): Promise<string> {
+export async function renderConnectorTypes(connector: ConnectorDefinition | ManifestPackage): Promise<string> {
+  const definition = isManifestPackage(connector) ? manifestPackageDefinition(connector) : connector;
   const declared = new Map<string, string>();
   const typeName = async (schema: JsonSchema): Promise<string> => {
     const title = schema.title;
@@ -42,5 +45,40 @@ function resultType(action: ActionDefinition, record: string): string {
 
 /** The name of a connector type's generated `entity.action` map: `issue-tracker` → `IssueTrackerTypes`. */
 export function typesMapName(type: string): string {
-  return `${type.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase())}Types`;
+  return `${pascalCase(type)}Types`;
+}
+
+/** The definition a manifest package runs as: its streams' actions, with the schemas the runtime made of them. */
+function manifestPackageDefinition(connector: ManifestPackage): ConnectorDefinition {
+  const runtime = new Runtime();
+  runtime.registerManifest(connector.manifest, connector.type);
+  return titledManifestDefinition(runtime.plugin(connector.type).definition);
+}
+
+/**
+ * Names for a manifest's schemas, which carry no titles: each entity's records `<Entity>Record` (a
+ * stream schema's own title is replaced: two streams may share one), params and meta `<Action>Params`,
+ * `<Action>Meta` where every entity's are alike (list's are), else `<Entity><Action>Params`.
+ */
+function titledManifestDefinition(definition: ConnectorDefinition): ConnectorDefinition {
+  const titled = (action: ActionDefinition, role: 'params' | 'meta'): JsonSchema | undefined => {
+    const schema = action[role];
+    if (schema === undefined || typeof schema.title === 'string') return schema;
+    // Alike for every entity (compared as JSON: the runtime makes each afresh): one shared type.
+    const alike = definition.actions.filter((other) => other.action === action.action).every((other) => JSON.stringify(other[role]) === JSON.stringify(schema));
+    return { ...schema, title: `${alike ? '' : pascalCase(action.entity)}${pascalCase(action.action)}${pascalCase(role)}` };
+  };
+  const actions = definition.actions.map((action) => ({
+    ...action,
+    params: titled(action, 'params')!,
+    // Search hits are the SDK's own, titled schema; the rest are the stream's records.
+    record: action.action === 'search' ? action.record : { ...action.record, title: `${pascalCase(action.entity)}Record` },
+    ...(action.meta ? { meta: titled(action, 'meta') } : {}),
+  }));
+  return { ...definition, actions };
+}
+
+/** `issue-tracker` → `IssueTracker`, `items_updated` → `ItemsUpdated`. */
+function pascalCase(name: string): string {
+  return name.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 }

@@ -1,27 +1,31 @@
-import type { ConnectorDefinition } from '../core/sdk/index.ts';
+import { type ConnectorDefinition, isManifestPackage, type ManifestPackage } from '../core/sdk/index.ts';
 import { type DownloadResult, type ExecuteResult, PlugboardError, Runtime, ValidationError } from '../core/index.ts';
-import type { LocalConnectorConfig } from '../core/index.ts';
 import { startErrorUpstream } from './kit/error-upstream.ts';
 import { type KitAction, kitActions, missingParamCases, runnableCalls } from './kit/kit-actions.ts';
+import { instanceConfigOf, type KitUpstream } from './kit/kit-upstream.ts';
+import { manifestGetCalls } from './kit/manifest-calls.ts';
+import { offlineInstanceConfig } from './kit/placeholder-config.ts';
 
-/** An upstream the kit runs the connector's actions against: the connector's sandbox, started for the kit. */
-export interface KitUpstream {
-  /** API root, as `base_url` of a connector instance. */
-  baseUrl: string;
-  credentials: LocalConnectorConfig['credentials'];
-  close(): Promise<void>;
-}
+export type { ConfiguredUpstream, CredentialedUpstream, KitUpstream } from './kit/kit-upstream.ts';
 
-export interface ConnectorKitOptions {
-  /** The connector: its definition, or a module specifier or path to load as the hosted server would. */
-  connector: ConnectorDefinition | string;
-  /** Starts the upstream (once, on the first check that needs it). Without one, nothing runs against an upstream. */
-  upstream?: () => Promise<KitUpstream>;
+export interface ConnectorKitOptions<U extends KitUpstream = KitUpstream> {
+  /**
+   * The connector: its definition, an Airbyte manifest package (`airbyteManifest(...)`), or a module
+   * specifier or path to load as the hosted server would.
+   */
+  connector: ConnectorDefinition | ManifestPackage | string;
+  /**
+   * Starts the upstream (once, on the first check that needs it): `{baseUrl, credentials}`, or
+   * `{config}` for a configured connector. Without one, nothing runs against an upstream.
+   */
+  upstream?: () => Promise<U>;
   /**
    * Params to run per `entity.action`, in place of the params schema's `examples` (ids that exist only
-   * once the sandbox is seeded). Given the started upstream.
+   * once the sandbox is seeded; a manifest's `get` otherwise gets the first listed record's id). Given the started upstream.
    */
-  calls?: (upstream: KitUpstream) => Promise<Record<string, Array<Record<string, unknown>>>> | Record<string, Array<Record<string, unknown>>>;
+  calls?: (upstream: U) => Promise<Record<string, Array<Record<string, unknown>>>> | Record<string, Array<Record<string, unknown>>>;
+  /** A configured connector's configuration for the offline checks (nothing is called with it). Default: one made from its spec. */
+  offlineConfig?: Record<string, unknown>;
   /** `entity.action` → why the kit must not run it against the upstream (it is still checked offline). */
   skipRuns?: Record<string, string>;
   /** Records a paginated list may yield before the kit calls its pagination endless. Default 10,000. */
@@ -40,20 +44,18 @@ export interface ConnectorKit {
   close(): Promise<void>;
 }
 
-/** An address nothing listens on: an offline check that reached the upstream would fail, never call out. */
-const NOWHERE = 'http://127.0.0.1:9';
-
 /**
  * The checks every connector gets for free, framework-neutral: the definition loads; each action's
  * params schema accepts its examples and refuses each missing required param with the 422 shape; run
  * against the upstream, records validate against the record schemas (a schema that lies fails) and
  * pagination ends; each upstream error code the connector declares maps to the status it declares.
+ * An Airbyte manifest is checked the same way, configured with `config` where others take credentials.
  */
-export async function connectorKit(options: ConnectorKitOptions): Promise<ConnectorKit> {
+export async function connectorKit<U extends KitUpstream>(options: ConnectorKitOptions<U>): Promise<ConnectorKit> {
   const runtime = new Runtime({ validateRecords: 'throw' });
   let type: string;
   try {
-    type = typeof options.connector === 'string' ? await runtime.loadConnector(options.connector) : runtime.registerConnector(options.connector);
+    type = await register(runtime, options.connector);
   } catch (error) {
     const failure = error as Error;
     return { checks: [{ name: 'the definition loads', run: () => Promise.reject(failure) }], close: async () => {} };
@@ -62,7 +64,7 @@ export async function connectorKit(options: ConnectorKitOptions): Promise<Connec
   const upstream = lazyUpstream(options);
   const checks: KitCheck[] = [{ name: 'the definition loads', run: async () => {} }];
   for (const action of kitActions(runtime.plugin(type))) {
-    checks.push(...offlineChecks(runtime, type, action));
+    checks.push(...offlineChecks(runtime, type, action, options));
     if (options.upstream && !action.definition.hostedOnly) checks.push(...upstreamChecks(runtime, type, action, upstream, options));
   }
   checks.push(...errorMappingChecks(definition));
@@ -70,8 +72,7 @@ export async function connectorKit(options: ConnectorKitOptions): Promise<Connec
     checks.push({
       name: `the credential check (${definition.check.entity}.${definition.check.action}) accepts the upstream's credentials`,
       run: async () => {
-        const { baseUrl, credentials } = await upstream.get();
-        const outcome = await runtime.connector(type, { credentials, base_url: baseUrl }).checkCredentials();
+        const outcome = await runtime.connector(type, instanceConfigOf(await upstream.get())).checkCredentials();
         if (outcome !== 'accepted') throw new Error(`checkCredentials() answered ${outcome}`);
       },
     });
@@ -79,15 +80,22 @@ export async function connectorKit(options: ConnectorKitOptions): Promise<Connec
   return { checks, close: upstream.close };
 }
 
-function offlineChecks(runtime: Runtime, type: string, action: KitAction): KitCheck[] {
+function register(runtime: Runtime, connector: ConnectorKitOptions['connector']): Promise<string> | string {
+  if (typeof connector === 'string') return runtime.loadConnector(connector);
+  return isManifestPackage(connector) ? runtime.registerManifest(connector.manifest, connector.type) : runtime.registerConnector(connector);
+}
+
+function offlineChecks<U extends KitUpstream>(runtime: Runtime, type: string, action: KitAction, options: ConnectorKitOptions<U>): KitCheck[] {
   const key = `${action.definition.entity}.${action.definition.action}`;
+  // A manifest's params schemas are the runtime's: their author has no `examples` to declare.
+  const examplesRequired = action.requiredParams.length > 0 && !runtime.plugin(type).manifest;
   const checks: KitCheck[] = [
     {
       name: `${key}: its params schema accepts its examples`,
       run: async () => {
         const examples = action.definition.params.examples;
         if (examples !== undefined && !Array.isArray(examples)) throw new Error(`${key}: params \`examples\` must be an array of params objects`);
-        if (!examples?.length && action.requiredParams.length > 0) {
+        if (!examples?.length && examplesRequired) {
           throw new Error(`${key}: declare \`examples\` in its params schema: at least one params object the action accepts`);
         }
         for (const [index, example] of (examples ?? []).entries()) {
@@ -101,7 +109,7 @@ function offlineChecks(runtime: Runtime, type: string, action: KitAction): KitCh
     checks.push({
       name: `${key}: leaving out required param "${testCase.missing}" is a 422`,
       run: async () => {
-        const client = runtime.connector(type, { credentials: placeholderCredentials(runtime, type), base_url: NOWHERE });
+        const client = runtime.connector(type, offlineInstanceConfig(runtime.plugin(type), options.offlineConfig));
         const error = await client.execute({ entity: action.definition.entity, action: action.definition.action, params: testCase.params }).then(
           () => new Error('the call succeeded'),
           (thrown: unknown) => thrown,
@@ -120,16 +128,19 @@ function offlineChecks(runtime: Runtime, type: string, action: KitAction): KitCh
   return checks;
 }
 
-function upstreamChecks(runtime: Runtime, type: string, action: KitAction, upstream: LazyUpstream, options: ConnectorKitOptions): KitCheck[] {
+function upstreamChecks<U extends KitUpstream>(
+  runtime: Runtime,
+  type: string,
+  action: KitAction,
+  upstream: LazyUpstream<U>,
+  options: ConnectorKitOptions<U>,
+): KitCheck[] {
   const { entity, action: name, paginated } = action.definition;
   const key = `${entity}.${name}`;
   const skipped = options.skipRuns?.[key];
   if (skipped !== undefined) return [];
-  const client = async () => {
-    const { baseUrl, credentials } = await upstream.get();
-    return runtime.connector(type, { credentials, base_url: baseUrl });
-  };
-  const callsOf = async () => runnableCalls(action, (await upstream.calls())[key]);
+  const client = async () => runtime.connector(type, instanceConfigOf(await upstream.get()));
+  const callsOf = async () => runnableCalls(action, (await upstream.calls())[key] ?? (await manifestGetCalls(runtime.plugin(type), action, await client())));
   const checks: KitCheck[] = [
     {
       name: `${key}: runs against the upstream and its records match the record schema`,
@@ -196,7 +207,7 @@ function errorMappingChecks(definition: ConnectorDefinition): KitCheck[] {
       const upstream = await startErrorUpstream(errors.codePath);
       try {
         upstream.answerWith(code);
-        const client = runtime.connector(type, { credentials: placeholderCredentials(runtime, type), base_url: upstream.url });
+        const client = runtime.connector(type, { ...offlineInstanceConfig(runtime.plugin(type)), base_url: upstream.url });
         const error = await client.execute({ entity: probe.entity, action: probe.action, params }).then(
           () => new Error('the call succeeded'),
           (thrown: unknown) => thrown,
@@ -211,15 +222,15 @@ function errorMappingChecks(definition: ConnectorDefinition): KitCheck[] {
   }));
 }
 
-interface LazyUpstream {
-  get(): Promise<KitUpstream>;
+interface LazyUpstream<U extends KitUpstream> {
+  get(): Promise<U>;
   calls(): Promise<Record<string, Array<Record<string, unknown>>>>;
   close(): Promise<void>;
 }
 
 /** The upstream is started by the first check that needs it, and once. */
-function lazyUpstream(options: ConnectorKitOptions): LazyUpstream {
-  let started: Promise<KitUpstream> | undefined;
+function lazyUpstream<U extends KitUpstream>(options: ConnectorKitOptions<U>): LazyUpstream<U> {
+  let started: Promise<U> | undefined;
   let calls: Promise<Record<string, Array<Record<string, unknown>>>> | undefined;
   const get = () => {
     if (!options.upstream) return Promise.reject(new Error('no upstream given to the kit'));
@@ -236,11 +247,6 @@ function lazyUpstream(options: ConnectorKitOptions): LazyUpstream {
       if (started) await (await started).close();
     },
   };
-}
-
-/** Credentials of the connector's first auth kind, for calls that must never reach an upstream that checks them. */
-function placeholderCredentials(runtime: Runtime, type: string): LocalConnectorConfig['credentials'] {
-  return 'oauth' in runtime.plugin(type).definition.auth ? { access_token: 'kit-placeholder' } : { token: 'kit-placeholder' };
 }
 
 function describe(error: unknown): string {
