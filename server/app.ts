@@ -22,6 +22,7 @@ import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
 import { connectorRoutes } from './routes/connectors.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { registerLandingPage } from './landing-page.ts';
 import { configConnectionCheckRoutes } from './routes/config-connection-checks.ts';
 import { configStateRoutes } from './routes/config-state.ts';
 import { configWebBackendRoutes } from './routes/config-web-backend.ts';
@@ -113,6 +114,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     ctx.body = openApi;
   });
   registerWidgetRoutes(router, hosted.widgetOrigins);
+  registerLandingPage(router);
 
   // Failures after the response started (an upstream cut mid-download) go to our log, not to Koa's stderr printer.
   app.on('error', (error: Error) => logger.warn({ error: error.name, detail: error.message }, 'response failed after it started'));

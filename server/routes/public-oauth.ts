@@ -1,3 +1,4 @@
+import { escapeHtml } from '../escape-html.ts';
 import type { ParameterizedContext } from 'koa';
 import { PlugboardError } from '../../core/errors.ts';
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
@@ -128,8 +129,4 @@ function errorPage(ctx: ParameterizedContext, error: PlugboardError): undefined 
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connecting the account failed</title></head><body><h1>Connecting the account failed</h1><p role="alert">${escapeHtml(detail)}</p></body></html>`;
   return undefined;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
