@@ -271,6 +271,18 @@ describe('validateRecords', () => {
     expect(bytes).toMatchObject({ status: 200, content_type: 'application/json' });
   });
 
+  it('says of a null field that the upstream omitted it, and how to declare it nullable', async () => {
+    const runtime = await createRuntime({ builtins: false, validateRecords: 'throw' });
+    const { default: weather } = await import('./fixtures/weather-connector/index.ts');
+    const withElevation = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, elevation: { type: 'integer' } } };
+    runtime.registerConnector({ ...weather, actions: weather.actions.map((action) => ({ ...action, record: withElevation })) });
+    const client = runtime.connector('weather', { credentials: { token: 'k-123' }, base_url: baseUrl });
+    await expect(client.stations.get({ id: 's1' })).rejects.toMatchObject({
+      detail:
+        'stations.get: upstream records do not match the record schema: the record (elevation is null: the upstream omitted it (records carry every field of the schema, null when omitted); if it is optional, declare it nullable ("type": ["integer","null"]))',
+    });
+  });
+
   it("'warn': a PLUGBOARD_RECORD_INVALID process warning, and the result as the upstream gave it", async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const weather = await lyingRuntime('warn');

@@ -1,3 +1,4 @@
+import type { ErrorObject } from 'ajv';
 import { UpstreamError } from '../errors.ts';
 import type { CompiledAction } from '../plugins/compiled-connector.ts';
 
@@ -22,6 +23,18 @@ export function checkRecords(action: CompiledAction, result: unknown, mode: Reco
 }
 
 /**
+ * One schema failure. A null where the schema wants another type is what a field the upstream
+ * omitted becomes (every record carries each field of its schema): say so, and how to declare it.
+ */
+function describeError(error: ErrorObject): string {
+  if (error.keyword === 'type' && error.data === null && error.instancePath !== '') {
+    const field = error.instancePath.slice(1).replace(/\//g, '.');
+    return `${field} is null: the upstream omitted it (records carry every field of the schema, null when omitted); if it is optional, declare it nullable ("type": ${JSON.stringify([...String(error.params.type).split(','), 'null'])})`;
+  }
+  return `${error.schemaPath} ${error.message ?? 'fails'}`;
+}
+
+/**
  * Names the records that fail and the schema paths and messages they fail on, never a value: records
  * may hold private data, and this detail goes to logs and callers.
  */
@@ -31,7 +44,7 @@ function recordsProblem(action: CompiledAction, result: unknown): string | null 
   const records = Array.isArray(result) ? result : [result];
   records.forEach((record, index) => {
     if (validateRecord(record)) return;
-    const reasons = [...new Set((validateRecord.errors ?? []).map((error) => `${error.schemaPath} ${error.message ?? 'fails'}`))];
+    const reasons = [...new Set((validateRecord.errors ?? []).map(describeError))];
     failures.push(`${Array.isArray(result) ? `record ${index}` : 'the record'} (${reasons.join('; ')})`);
   });
   if (failures.length === 0) return null;
