@@ -60,7 +60,19 @@ describe('hosted variant client', () => {
     expect(count(requests, 'POST /api/v1/embedded/scoped-token 200')).toBe(1);
     expect(count(requests, `GET ${CONNECTORS} 200`)).toBe(1);
     expect(count(requests, 'POST /api/v1/connectors/sources/{id}/execute 200')).toBe(8);
-    expect(requests).toHaveLength(11);
+    // The default workspace (named after the user) is looked for before a scoped token could create it.
+    expect(count(requests, 'GET /v1/workspaces 200')).toBe(1);
+    expect(requests).toHaveLength(12);
+  });
+
+  it('an external user without a workspace gets connector_not_found, and no workspace is left behind', async () => {
+    const organizationId = fx.server.firstApplication!.organization_id;
+    const error = await client('typo-user')
+      .execute(USERS)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 404, error_code: 'connector_not_found' });
+    expect((error as { detail: string }).detail).toContain('workspace_name');
+    expect(await fx.server.hosted.store.findWorkspaceByName(organizationId, 'typo-user')).toBeNull();
   });
 
   it('after the connector is deleted and made again, looks it up once more and retries once', async () => {
@@ -214,9 +226,10 @@ describe('hosted variant client', () => {
     expect(count(requests, 'POST /api/v1/connectors/sources/{id}/execute 401')).toBe(4);
     expect(count(requests, 'POST /api/v1/connectors/sources/{id}/execute 200')).toBe(4);
     // The cached operator token is refused once, then one operator token and one scoped token serve all four.
-    expect(requests.filter((r) => r.includes('/token') || r.includes('scoped-token'))).toEqual([
-      'POST /api/v1/embedded/scoped-token 401',
+    expect(requests.filter((r) => r.includes('/token') || r.includes('scoped-token') || r.includes('/v1/workspaces'))).toEqual([
+      'GET /v1/workspaces 401',
       'POST /api/v1/account/applications/token 200',
+      'GET /v1/workspaces 200',
       'POST /api/v1/embedded/scoped-token 200',
     ]);
   });

@@ -1,6 +1,6 @@
 import got, { type Got, type Response } from 'got';
 import { decodeJwt } from 'jose';
-import { AuthenticationError } from '../errors.ts';
+import { AuthenticationError, NotFoundError } from '../errors.ts';
 import { SharedValue, type Fetched } from './shared-value.ts';
 import { errorFromWire } from './wire-errors.ts';
 
@@ -60,11 +60,37 @@ export class HostedSession {
   private async requestScopedToken(): Promise<Fetched<string>> {
     const operator = await this.operatorToken();
     try {
-      return await this.postScopedToken(operator);
+      return await this.scopedTokenWith(operator);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       this.operator.discard(operator);
-      return this.postScopedToken(await this.operatorToken());
+      return this.scopedTokenWith(await this.operatorToken());
+    }
+  }
+
+  /**
+   * A scoped token creates its workspace when there is none. The default one (named after the
+   * external user) is only looked for: a user without it has no connector, and a mistyped id must
+   * not leave a workspace behind.
+   */
+  private async scopedTokenWith(operator: string): Promise<Fetched<string>> {
+    if (this.config.workspace_name === undefined && !(await this.workspaceExists(operator))) {
+      throw new NotFoundError(
+        `No workspace is named after external user "${this.config.external_user_id}", so it has no connector; give workspace_name when its connector is in another workspace`,
+        'connector_not_found',
+      );
+    }
+    return this.postScopedToken(operator);
+  }
+
+  /** Whether the organization has a workspace of this session's name (the public API lists them a page at a time). */
+  private async workspaceExists(operator: string): Promise<boolean> {
+    const limit = 100;
+    for (let offset = 0; ; offset += limit) {
+      const response = await this.http.get('v1/workspaces', { headers: { authorization: `Bearer ${operator}` }, searchParams: { limit, offset } });
+      const { data } = expectOk(response) as { data: Array<{ name: string }> };
+      if (data.some((workspace) => workspace.name === this.workspaceName)) return true;
+      if (data.length < limit) return false;
     }
   }
 
