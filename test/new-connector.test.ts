@@ -4,7 +4,7 @@
  * types fresh, and is served by the hosted server through PLUGBOARD_CONNECTORS. With --from-manifest,
  * the package of an Airbyte manifest does the same offline, and the kit's online checks when given an upstream.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +93,24 @@ describe('npm run new-connector -- issue-tracker --entity issues', () => {
     // Loads, 3 example checks, 2 missing-param 422s, 3 runs, 1 pagination, 4 error codes, the credential check, its own test.
     expect(passed, output).toBeGreaterThanOrEqual(15);
   }, 150_000);
+
+  it("runs its README's in-process example as written, against its sandbox", async () => {
+    const example = /In-process[^]*?```ts\n([^]*?)```/.exec(readFileSync(join(project, 'README.md'), 'utf8'))![1]!;
+    writeFileSync(join(project, 'readme-example.ts'), example);
+    const sandbox = spawn(TSX, ['sandbox/main.ts'], { cwd: project, env: { ...process.env, SANDBOX_PORT: '4020' } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        sandbox.stdout.on('data', (chunk: Buffer) => (String(chunk).includes('sandbox at') ? resolve() : undefined));
+        sandbox.on('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+      });
+      const run = spawnSync(TSX, ['readme-example.ts'], { cwd: project, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain('id');
+    } finally {
+      sandbox.kill();
+      rmSync(join(project, 'readme-example.ts'));
+    }
+  }, 60_000);
 
   it('keeps its generated types fresh (gen:types --connector --check)', () => {
     const check = spawnSync(TSX, ['scripts/gen-types.ts', '--connector', join(project, 'index.ts'), '--check'], { cwd: ROOT, encoding: 'utf8' });
