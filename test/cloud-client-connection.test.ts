@@ -37,7 +37,7 @@ describe('CloudConnection and SyncResult', () => {
 
   const patches = () => fake.apiRequests().filter((request) => request.method === 'PATCH');
 
-  it('reads enabled fresh every time and moves between active and inactive (SPEC 3)', async () => {
+  it('reads enabled fresh every time and moves between active and inactive', async () => {
     const connection = workspace.getConnection(seeded.connectionId);
     expect(await connection.isEnabled()).toBe(true);
     state.connections.get(seeded.connectionId)!.status = 'inactive';

@@ -225,7 +225,7 @@ describe.each(BACKENDS)('plugboard/cloud against the server on %s', (backend) =>
       const source = await workspace.deploySource(`chat deleteme for a namespace in ${type}`, slack());
       const destination = await workspace.deployDestination(`${type} namespace deleteme`, target.configuration);
       const connection = await workspace.deployConnection(`chat to a ${type} namespace deleteme`, { source, destination, selectedStreams: ['users'] });
-      // The library has no namespace option (SPEC 4.5): another client sets it through the API.
+      // The library has no namespace option (nor has PyAirbyte's): another client sets it through the API.
       await workspace.api.patch(
         `/connections/${connection.connectionId}`,
         { namespaceDefinition: 'custom_format', namespaceFormat: `${target.namespace}\${SOURCE_NAMESPACE}` },

@@ -1,5 +1,5 @@
 /**
- * The cloud client's errors (SPEC 4.5 and 7). Every one is a CloudError, so a caller can catch the
+ * The cloud client's errors, as PyAirbyte's cloud API raises them. Every one is a CloudError, so a caller can catch the
  * library's failures in one clause; each carries the fields a caller needs to act on it.
  */
 
@@ -113,7 +113,7 @@ export class ConnectionSyncError extends CloudError {
   }
 }
 
-/** An operation that would change nothing when told not to ignore that (SPEC's ValueError). */
+/** An operation that would change nothing when told not to ignore that (PyAirbyte's ValueError). */
 export class NoopError extends CloudError {}
 
 /** A credential expected in the environment is missing. */

@@ -1,6 +1,6 @@
 import { CloudError } from './errors.ts';
 
-/** A sync job's status (SPEC 3's JobStatusEnum); the values are the API's lowercase spellings. */
+/** A sync job's status (the public API's JobStatusEnum); the values are the API's lowercase spellings. */
 export enum JobStatus {
   CANCELLED = 'cancelled',
   FAILED = 'failed',
