@@ -3,6 +3,10 @@
 import type { TypedSchema } from './typed-schema.ts';
 import applicationTokenRequestSchema from '../../schemas/server/application-token-request.json' with { type: 'json' };
 import configActorDefinitionVersionSchema from '../../schemas/server/config-actor-definition-version.json' with { type: 'json' };
+import configBuilderProjectRequestSchema from '../../schemas/server/config-builder-project-request.json' with { type: 'json' };
+import configBuilderProjectSchema from '../../schemas/server/config-builder-project.json' with { type: 'json' };
+import configBuilderTestingValuesUpdateSchema from '../../schemas/server/config-builder-testing-values-update.json' with { type: 'json' };
+import configBuilderTestingValuesSchema from '../../schemas/server/config-builder-testing-values.json' with { type: 'json' };
 import configCatalogStreamSchema from '../../schemas/server/config-catalog-stream.json' with { type: 'json' };
 import configCheckConnectionReadSchema from '../../schemas/server/config-check-connection-read.json' with { type: 'json' };
 import configConnectionIdRequestSchema from '../../schemas/server/config-connection-id-request.json' with { type: 'json' };
@@ -213,6 +217,10 @@ export type TagMode = "any" | "all";
 export interface ServerSchemas {
   "application-token-request.json": ApplicationTokenRequest;
   "config-actor-definition-version.json": ConfigActorDefinitionVersion;
+  "config-builder-project-request.json": ConfigBuilderProjectRequest;
+  "config-builder-project.json": ConfigBuilderProject;
+  "config-builder-testing-values-update.json": ConfigBuilderTestingValuesUpdate;
+  "config-builder-testing-values.json": ConfigBuilderTestingValues;
   "config-catalog-stream.json": ConfigCatalogStream;
   "config-check-connection-read.json": ConfigCheckConnectionRead;
   "config-connection-id-request.json": ConfigConnectionIdRequest;
@@ -362,6 +370,63 @@ export interface ConfigActorDefinitionVersion {
    * Always false
    */
   supportsDataActivation: boolean;
+}
+/**
+ * The config API's look-up of a declarative definition's connector builder project (BuilderProjectForDefinitionRequestBody).
+ */
+export interface ConfigBuilderProjectRequest {
+  /**
+   * The declarative source definition
+   */
+  actorDefinitionId: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+}
+/**
+ * A declarative definition's connector builder project (BuilderProjectForDefinitionResponse): on Plugboard, each definition has one, of the definition's own id.
+ */
+export interface ConfigBuilderProject {
+  /**
+   * The project, which holds the definition's testing values
+   */
+  builderProjectId: string | null;
+  /**
+   * Its workspace
+   */
+  workspaceId?: string | null;
+}
+/**
+ * A connector builder project's new testing values (ConnectorBuilderProjectTestingValuesUpdate): they replace any there.
+ */
+export interface ConfigBuilderTestingValuesUpdate {
+  /**
+   * The project's workspace
+   */
+  workspaceId: string;
+  /**
+   * The project (get_for_definition_id answers it)
+   */
+  builderProjectId: string;
+  /**
+   * The specification the values are for (`connectionSpecification`): its airbyte_secret fields are masked in the answer, beside the definition's own
+   */
+  spec: {
+    [k: string]: unknown;
+  };
+  /**
+   * The configuration to test the definition with: stored encrypted, its secrets never answered
+   */
+  testingValues: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * A connector builder project's testing values as stored (ConnectorBuilderProjectTestingValues), each secret masked.
+ */
+export interface ConfigBuilderTestingValues {
+  [k: string]: unknown;
 }
 /**
  * One stream of a sync catalog (the config API's AirbyteStreamAndConfiguration): what the source's connector fixes about it, and how the connection syncs it.
@@ -593,7 +658,7 @@ export interface ConfigStreamState {
     name: string;
   };
   /**
-   * The state (left out: the stream has none)
+   * The state (left out: the stream has none). A Plugboard connector's stream keeps `cursors` (cursor-based) or `token` (a change feed); an Airbyte manifest's stream keeps its `stream_state` as Airbyte does (its cursor field's value, or per-partition `states`)
    */
   streamState?: {
     /**
@@ -606,6 +671,7 @@ export interface ConfigStreamState {
      * A change feed's token: where its next read starts
      */
     token?: string;
+    [k: string]: unknown;
   };
 }
 /**
@@ -1300,7 +1366,7 @@ export interface DeclarativeSourceDefinitionCreateRequest {
    */
   name: string;
   /**
-   * A Plugboard declarative connector manifest, as an object or as YAML text; checked as a loaded connector is
+   * An Airbyte declarative manifest (type DeclarativeSource: the Connector Builder's format, loaded by the interpreter) or a Plugboard declarative connector manifest (checked as a loaded connector is), as an object or as YAML text
    */
   manifest:
     | {
@@ -1323,7 +1389,7 @@ export interface DeclarativeSourceDefinitionList {
   previous?: string;
 }
 /**
- * A custom declarative source definition: a Plugboard declarative connector manifest a workspace published, run as a connector without code.
+ * A custom declarative source definition: an Airbyte declarative manifest or a Plugboard declarative connector manifest a workspace published, run as a connector without code.
  */
 export interface DeclarativeSourceDefinition {
   /**
@@ -1335,7 +1401,7 @@ export interface DeclarativeSourceDefinition {
    */
   name: string;
   /**
-   * The manifest as published (a YAML one as the object it parses to): a connector definition's data (type, displayName, auth, defaultBaseUrl, transport, pagination, actions, check, syncStreams)
+   * The manifest as published (a YAML one as the object it parses to): Airbyte's (type DeclarativeSource, version, check, streams, spec) or a Plugboard connector definition's data (type, displayName, auth, defaultBaseUrl, transport, pagination, actions, check, syncStreams)
    */
   manifest: {
     [k: string]: unknown;
@@ -1350,7 +1416,7 @@ export interface DeclarativeSourceDefinition {
  */
 export interface DeclarativeSourceDefinitionUpdateRequest {
   /**
-   * A Plugboard declarative connector manifest, as an object or as YAML text; checked as a loaded connector is
+   * An Airbyte declarative manifest (type DeclarativeSource: the Connector Builder's format, loaded by the interpreter) or a Plugboard declarative connector manifest (checked as a loaded connector is), as an object or as YAML text
    */
   manifest:
     | {
@@ -2981,6 +3047,10 @@ export interface WidgetTokenResponse {
 export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<ServerSchemas[File]> } = {
   'application-token-request.json': applicationTokenRequestSchema,
   'config-actor-definition-version.json': configActorDefinitionVersionSchema,
+  'config-builder-project-request.json': configBuilderProjectRequestSchema,
+  'config-builder-project.json': configBuilderProjectSchema,
+  'config-builder-testing-values-update.json': configBuilderTestingValuesUpdateSchema,
+  'config-builder-testing-values.json': configBuilderTestingValuesSchema,
   'config-catalog-stream.json': configCatalogStreamSchema,
   'config-check-connection-read.json': configCheckConnectionReadSchema,
   'config-connection-id-request.json': configConnectionIdRequestSchema,

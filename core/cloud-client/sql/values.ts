@@ -6,7 +6,7 @@
 
 import type { ColumnType } from '../../hosted/sync/destinations/destination.ts';
 import { EXTRACTED_AT_COLUMN, META_COLUMN, RAW_ID_COLUMN } from '../../hosted/sync/destinations/table-columns.ts';
-import { columnsOf } from '../../hosted/sync/sync-streams.ts';
+import { columnsOf } from '../../hosted/sync/stream-columns.ts';
 import type { JsonSchema } from '../../sdk/index.ts';
 
 /** A record field's column type, as the sync writes it (its JSON Schema type: scalars typed, the rest JSON). */

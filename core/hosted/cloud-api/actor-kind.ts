@@ -27,8 +27,12 @@ export interface ActorKind {
   withDefaults?(configuration: Record<string, unknown>, actorId: string): Record<string, unknown>;
   /** Throws a ValidationError (issues under `loc`) unless the configuration is one this kind takes. */
   validate(configuration: Record<string, unknown>, loc: Loc): void;
-  /** Tries the configuration against its system: throws a 400 when the system refuses it. */
-  check(configuration: Record<string, unknown>, actor: { id: string; workspaceId: string }): Promise<void>;
+  /**
+   * Tries the configuration against its system: throws a 400 when the system refuses it. Answers the
+   * configuration the try renewed (an Airbyte manifest's single-use refresh token, rotated by the
+   * system), without the type field, when it did: it replaces the one given, which no longer works.
+   */
+  check(configuration: Record<string, unknown>, actor: { id: string; workspaceId: string }): Promise<Record<string, unknown> | undefined>;
 }
 
 /** The kinds of sources (or of destinations), by name and by definition id. */

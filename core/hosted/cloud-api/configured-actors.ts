@@ -93,14 +93,15 @@ export class ConfiguredActors<K extends ActorKind> {
       createdAt: Date.now(),
     };
     // Last, since it reaches the system: whatever it throws, nothing has been stored.
-    await kind.check(configuration, actor);
+    const renewed = await kind.check(configuration, actor);
+    if (renewed) actor.configuration = this.typed(kind, renewed);
     await this.table.insert({
       id: actor.id,
       organization_id: organizationId,
       workspace_id: actor.workspaceId,
       name: actor.name,
       type: kind.name,
-      configuration: this.vault.seal(configuration),
+      configuration: this.vault.seal(actor.configuration),
       secret_endpoint: actor.secretEndpoint === undefined ? null : JSON.stringify(actor.secretEndpoint),
       created_at: actor.createdAt,
     });
@@ -134,8 +135,8 @@ export class ConfiguredActors<K extends ActorKind> {
       if (kept.length > 0) throw secretRequired(moved, kept, [...BODY, 'configuration']);
       // Unchanged (a client writing back what it read): nothing to try again, nothing to seal again.
       if (moved.length > 0 || !isDeepStrictEqual(accepted, actor.configuration)) {
-        await kind.check(accepted, actor);
-        configuration = accepted;
+        const renewed = await kind.check(accepted, actor);
+        configuration = renewed ? this.typed(kind, renewed) : accepted;
         secretEndpoint = endpoint;
       }
     }
@@ -155,6 +156,15 @@ export class ConfiguredActors<K extends ActorKind> {
     const moved = endpointChanges(this.boundEndpoint(actor), actor.kind.endpoint(actor.configuration));
     const kept = moved.length > 0 ? keptSecrets(actor.configuration, undefined, actor.kind.secrets) : [];
     if (kept.length > 0) throw unboundSecrets(this.noun, actor.id, moved, kept);
+  }
+
+  /**
+   * Keeps a configuration its system renewed while it was used (a check, a sync: a rotated single-use
+   * refresh token) in place of the stored one. Not tried again: the system just gave it. A change
+   * made meanwhile through the API is replaced; the renewal is the one that still works.
+   */
+  async keepRenewed(actor: ConfiguredActor<K>, renewed: Record<string, unknown>): Promise<void> {
+    await this.table.update(actor.id, { configuration: this.vault.seal(this.typed(actor.kind, renewed)) });
   }
 
   /** Deletes it and the connections using it (answered: their ids). */
@@ -186,6 +196,11 @@ export class ConfiguredActors<K extends ActorKind> {
     const configuration = kind.withDefaults?.(restored, id) ?? restored;
     kind.validate(configuration, loc);
     return configuration;
+  }
+
+  /** A configuration as stored: its type field naming the kind. */
+  private typed(kind: K, configuration: Record<string, unknown>): Record<string, unknown> {
+    return { ...configuration, [this.kinds.typeField]: kind.name };
   }
 
   /** The kind the configuration's type field or the definition id names (they must agree), else `fallback`. */

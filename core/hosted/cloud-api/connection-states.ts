@@ -1,7 +1,6 @@
 import { invalidField, PlugboardError } from '../../errors.ts';
-import type { StreamState } from '../sync/read-stream.ts';
 import type { SyncJobs } from '../sync/sync-jobs.ts';
-import type { SyncStates } from '../sync/sync-states.ts';
+import type { SavedState, SyncStates } from '../sync/sync-states.ts';
 import type { SyncStreamSpec } from '../sync/sync-streams.ts';
 import type { ConfigConnectionState, ConfigConnectionStateRequest, ConfigStreamState } from '../types.generated.ts';
 import type { Loc } from './actor-kind.ts';
@@ -45,14 +44,14 @@ export class ConnectionStates {
   }
 }
 
-function stateAnswer(connectionId: string, states: Record<string, StreamState>): ConfigConnectionState {
+function stateAnswer(connectionId: string, states: Record<string, SavedState>): ConfigConnectionState {
   const streams = Object.entries(states);
   if (streams.length === 0) return { stateType: 'not_set', connectionId };
   return { stateType: 'stream', connectionId, streamState: streams.map(([name, state]) => ({ streamDescriptor: { name }, streamState: state })) };
 }
 
 /** The states to save, by stream; a 422 naming the first entry that is not one of the connection's streams, or not in its stream's form. */
-function checkedStates(given: ConfigConnectionState, connectionId: string, selected: string[], available: SyncStreamSpec[]): Record<string, StreamState> {
+function checkedStates(given: ConfigConnectionState, connectionId: string, selected: string[], available: SyncStreamSpec[]): Record<string, SavedState> {
   if (given.connectionId.toLowerCase() !== connectionId) {
     throw invalidField([...STATE_LOC, 'connectionId'], `must be the connection's id, ${connectionId}`, 'value_error.connection_mismatch');
   }
@@ -64,7 +63,7 @@ function checkedStates(given: ConfigConnectionState, connectionId: string, selec
       'value_error.state_type',
     );
   }
-  const states: Record<string, StreamState> = {};
+  const states: Record<string, SavedState> = {};
   for (const [i, entry] of (given.streamState ?? []).entries()) {
     const at = [...STATE_LOC, 'streamState', i];
     const { name } = entry.streamDescriptor;
@@ -87,12 +86,20 @@ function checkedStates(given: ConfigConnectionState, connectionId: string, selec
   return states;
 }
 
-/** A cursor-based stream resumes from cursors, a change feed from a token, a full-refresh-only stream from nothing. */
+/**
+ * A cursor-based stream resumes from cursors, a change feed from a token, a full-refresh-only stream
+ * from nothing; an Airbyte manifest's stream from its `stream_state`, in whatever form its cursor keeps.
+ */
 function checkForm(state: NonNullable<ConfigStreamState['streamState']>, stream: SyncStreamSpec | undefined, loc: Loc): void {
   // A stream its connector no longer offers: nothing says which form it had.
   if (!stream) return;
   if (!stream.supportedSyncModes.some((mode) => mode !== 'full_refresh_overwrite')) {
     throw invalidField(loc, `stream "${stream.name}" is read whole each time: it keeps no state`, 'value_error.stateless_stream');
+  }
+  if (stream.stateFormat === 'airbyte') return;
+  const unknown = Object.keys(state).find((field) => field !== 'cursors' && field !== 'token');
+  if (unknown !== undefined) {
+    throw invalidField([...loc, unknown], `stream "${stream.name}" keeps its state as cursors or a token, not ${unknown}`, 'value_error.state_form');
   }
   const wrong = stream.cursorField === undefined ? 'cursors' : 'token';
   if (state[wrong] !== undefined) {

@@ -26,3 +26,13 @@ export function manifestObject(given: Manifest | string, loc: Loc): Manifest {
     throw invalidField(loc, 'the manifest refers to itself (a YAML alias inside its own anchor)', 'value_error.yaml');
   }
 }
+
+/**
+ * Whether a published manifest is Airbyte's declarative format (the Connector Builder's low-code
+ * YAML) rather than Plugboard's own: its `type` says so, or, as the CDK allows, it leaves the type
+ * out and has Airbyte's `version` and streams. A Plugboard manifest always names its own type.
+ */
+export function isAirbyteManifest(manifest: Manifest): boolean {
+  if (manifest.type === 'DeclarativeSource') return true;
+  return manifest.type === undefined && manifest.version !== undefined && (manifest.streams !== undefined || manifest.dynamic_streams !== undefined);
+}

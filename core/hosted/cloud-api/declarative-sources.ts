@@ -3,8 +3,9 @@ import { ConflictError, invalidField, NotFoundError, ValidationError } from '../
 import type { EgressPolicy } from '../../security/egress/egress-policy.ts';
 import type { Store } from '../../stores/types.ts';
 import type { DeclarativeSourceDefinition, DeclarativeSourceDefinitionCreateRequest, DeclarativeSourceDefinitionUpdateRequest } from '../types.generated.ts';
+import { airbyteManifestIssues } from './airbyte-manifest.ts';
 import { manifestIssues } from './declarative-checks.ts';
-import { type Manifest, manifestObject } from './declarative-manifest.ts';
+import { isAirbyteManifest, type Manifest, manifestObject } from './declarative-manifest.ts';
 import { declarativeSourceType } from './declarative-names.ts';
 import type { DeclarativeSourceTypes } from './declarative-source-types.ts';
 import { type DeclarativeRow, type DeclarativeTable, DeclarativeTypeTakenError } from './declarative-table.ts';
@@ -14,9 +15,10 @@ import type { PublicPage } from './public-workspaces.ts';
 const MANIFEST = ['body', 'manifest'];
 
 /**
- * A workspace's custom declarative source definitions through the public cloud API: a Plugboard
- * declarative connector manifest, checked as a loaded connector is before it is stored, registered
- * in the runtime at once, so sources of the workspace can be made of it (see SourceActors).
+ * A workspace's custom declarative source definitions through the public cloud API: an Airbyte
+ * declarative manifest (run by the interpreter) or a Plugboard declarative connector manifest, checked
+ * before it is stored, registered in the runtime at once, so sources of the workspace can be made of
+ * it (see SourceActors).
  */
 export class PublicDeclarativeSources {
   constructor(
@@ -46,12 +48,13 @@ export class PublicDeclarativeSources {
     }
     const manifest = await this.accepted(input.manifest);
     const now = Date.now();
+    const id = randomUUID();
     const row: DeclarativeRow = {
-      id: randomUUID(),
+      id,
       organization_id: organizationId,
       workspace_id: workspace.id,
       name: input.name,
-      connector_type: manifest.type as string,
+      connector_type: typeOf(manifest, id),
       manifest,
       version: 1,
       created_at: now,
@@ -69,7 +72,7 @@ export class PublicDeclarativeSources {
   async update(organizationId: string, workspaceId: string, id: string, input: DeclarativeSourceDefinitionUpdateRequest): Promise<DeclarativeSourceDefinition> {
     const found = await this.find(organizationId, workspaceId, id);
     const manifest = await this.accepted(input.manifest);
-    const type = manifest.type as string;
+    const type = typeOf(manifest, found.id);
     const row = await this.table.replaceManifest(found.id, manifest, type, Date.now(), declarativeSourceType(found.id)).catch(typeTaken(type));
     if (!row) throw notFound(id);
     this.types.register(row);
@@ -84,10 +87,14 @@ export class PublicDeclarativeSources {
     return toPublic(found);
   }
 
-  /** The manifest as an object, every problem of it a 400 issue; a base URL the egress policy refuses a 400 `egress_refused`. */
+  /**
+   * The manifest as an object, every problem of it a 400 issue: an Airbyte manifest as the interpreter
+   * loads it, Plugboard's own as a loaded connector is checked. A base URL the egress policy refuses is
+   * a 400 `egress_refused` (an Airbyte manifest's URLs are judged as its reads connect).
+   */
   private async accepted(given: Manifest | string): Promise<Manifest> {
     const manifest = manifestObject(given, MANIFEST);
-    const issues = manifestIssues(manifest, this.sourceTypes());
+    const issues = isAirbyteManifest(manifest) ? airbyteManifestIssues(manifest, MANIFEST) : manifestIssues(manifest, this.sourceTypes());
     if (issues.length > 0) throw new ValidationError(issues);
     if (typeof manifest.defaultBaseUrl === 'string') await this.egress.checkUrl(manifest.defaultBaseUrl, 'manifest.defaultBaseUrl');
     return manifest;
@@ -100,6 +107,11 @@ export class PublicDeclarativeSources {
     if (!row || row.workspace_id !== workspace.id) throw notFound(id);
     return row;
   }
+}
+
+/** The type a source may name the definition by: a Plugboard manifest's own; an Airbyte manifest has none of its own (all are DeclarativeSource). */
+function typeOf(manifest: Manifest, id: string): string {
+  return isAirbyteManifest(manifest) ? declarativeSourceType(id) : (manifest.type as string);
 }
 
 function toPublic(row: DeclarativeRow): DeclarativeSourceDefinition {

@@ -114,12 +114,13 @@ export class DeclarativeTable {
 
   /**
    * Deletes the definition and, as Airbyte does, the sources of its `sourceType` and the connections
-   * using them, in one transaction, sources first.
+   * using them, and its builder project's testing values, in one transaction, sources first.
    */
   deleteWithSources(id: string, sourceType: string): Promise<void> {
     return this.driver.transaction(async (tx) => {
       await tx.run('DELETE FROM cloud_connections WHERE source_id IN (SELECT id FROM cloud_sources WHERE type = ?)', [sourceType]);
       await tx.run('DELETE FROM cloud_sources WHERE type = ?', [sourceType]);
+      await tx.run('DELETE FROM cloud_builder_testing_values WHERE definition_id = ?', [id]);
       await tx.run('DELETE FROM cloud_declarative_sources WHERE id = ?', [id]);
     });
   }

@@ -49,7 +49,10 @@ export abstract class PublicActors<K extends ActorKind, T> {
   async checkConnection(organizationId: string, id: string): Promise<ConfigCheckConnectionRead> {
     const actor = await this.actors.get(organizationId, id);
     this.actors.assertSecretsBound(actor);
-    return checkConnectionRead(this.checkType, actor.id, () => actor.kind.check(actor.configuration, actor));
+    return checkConnectionRead(this.checkType, actor.id, async () => {
+      const renewed = await actor.kind.check(actor.configuration, actor);
+      if (renewed) await this.actors.keepRenewed(actor, renewed);
+    });
   }
 
   protected abstract toPublic(actor: ConfiguredActor<K>): T;

@@ -6,6 +6,7 @@ import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
 import type { HostedConnectors } from '../hosted-connectors.ts';
 import { createHostedOAuth, type HostedOAuth } from '../oauth/hosted-oauth.ts';
 import { ActorTable } from './actor-table.ts';
+import { BuilderProjects } from './builder-projects.ts';
 import { ConfigurationVault } from './configuration-vault.ts';
 import { ConfiguredActors } from './configured-actors.ts';
 import { ConnectionStates } from './connection-states.ts';
@@ -43,6 +44,8 @@ export interface PublicApi {
   webBackend: WebBackendConnections;
   /** Workspaces' custom declarative source definitions. */
   declarativeSources: PublicDeclarativeSources;
+  /** The config API's builder projects of those definitions: their testing values. */
+  builderProjects: BuilderProjects;
   /** OAuth apps, consents (initiateOAuth and the widget's) and the secrets they grant sources. */
   oauth: HostedOAuth;
 }
@@ -75,7 +78,7 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const vault = new ConfigurationVault(deps.keyring);
   const check = upstreamCheck(deps.runtime, deps.upstreams, deps.oauthTokens);
   const definitions = new DeclarativeTable(deps.cloudDb);
-  const declarativeTypes = new DeclarativeSourceTypes(definitions, deps.runtime, check);
+  const declarativeTypes = new DeclarativeSourceTypes(definitions, deps.runtime, check, deps.upstreams.egress);
   const sourceKinds = new SourceKinds(deps.runtime, check, declarativeTypes);
   const sources = new SourceActors(new ActorTable(deps.cloudDb, 'cloud_sources', 'source_id'), sourceKinds, vault, deps.store, definitions, declarativeTypes);
   const destinations = new ConfiguredActors(
@@ -89,6 +92,7 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const oauth = createHostedOAuth({ ...deps, sourceKinds, declarativeTypes, definitions });
   const publicSources = new PublicSources(sources, oauth.secrets);
   const publicDestinations = new PublicDestinations(destinations);
+  const declarativeSources = new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress);
   return {
     workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResources(deps.cloudDb)),
     sources: publicSources,
@@ -98,7 +102,8 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     organizations: new PublicOrganizations(deps.store),
     states: new ConnectionStates(connections, deps.syncStates, deps.syncJobs),
     webBackend: new WebBackendConnections(connections, publicSources, publicDestinations, deps.syncJobs),
-    declarativeSources: new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress),
+    declarativeSources,
+    builderProjects: new BuilderProjects(deps.cloudDb, declarativeSources, vault),
     oauth,
   };
 }

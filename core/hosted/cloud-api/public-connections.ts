@@ -5,9 +5,9 @@ import type { SqlDriver } from '../../stores/sql-driver.ts';
 import { type SyncStreamSpec, syncStreamsOf } from '../sync/sync-streams.ts';
 import type { SyncStates } from '../sync/sync-states.ts';
 import { configurationInNamespace, connectionNamespace } from '../sync/destinations/destination-namespace.ts';
-import type { SyncTarget } from '../sync/sync-target.ts';
+import type { ConnectorSyncSource, SyncSource, SyncTarget } from '../sync/sync-target.ts';
 import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionPatchRequest } from '../types.generated.ts';
-import type { ConfiguredActors } from './configured-actors.ts';
+import type { ConfiguredActor, ConfiguredActors } from './configured-actors.ts';
 import { checkSchedule, nextRunAt } from './connection-schedule.ts';
 import { selectStreams, streamsAnswer } from './connection-streams.ts';
 import { type ConnectionChanges, type ConnectionRecord, ConnectionTable } from './connection-table.ts';
@@ -128,8 +128,8 @@ export class PublicConnections {
   }
 
   /**
-   * What the sync engine runs for the connection: the source's connector type, credentials and
-   * settings (its configuration less the type and credentials) and the destination's configuration,
+   * What the sync engine runs for the connection: the source's connector type and what it reads with
+   * (syncSource), and the destination's configuration,
    * secrets opened, its schema the connection's namespace. A connection deleted since is not found.
    */
   async syncTarget(connectionId: string): Promise<SyncTarget> {
@@ -139,18 +139,12 @@ export class PublicConnections {
     if (!connection || !source || !destination) throw notFound(connectionId);
     this.sources.assertSecretsBound(source);
     this.destinations.assertSecretsBound(destination);
-    const { credentials: _credentials, sourceType: _type, ...settings } = source.configuration;
     return {
       connectionId: connection.id,
       workspaceId: connection.workspaceId,
       prefix: connection.prefix,
       streams: connection.streams,
-      source: {
-        sourceId: source.id,
-        connectorType: source.kind.connectorType,
-        credentials: source.kind.credentialsOf(source.configuration) as SyncTarget['source']['credentials'],
-        settings,
-      },
+      source: this.syncSource(source),
       destination: {
         destinationId: destination.id,
         destinationType: destination.kind.destinationType,
@@ -161,6 +155,20 @@ export class PublicConnections {
         ),
       },
     };
+  }
+
+  /**
+   * What the source is read with: a Plugboard connector's credentials and settings (its configuration
+   * less the type and credentials), or an Airbyte manifest's configuration, a renewal of which is kept.
+   */
+  private syncSource(source: ConfiguredActor<SourceKind>): SyncSource {
+    const { id: sourceId, kind, configuration } = source;
+    if ('manifestConfigOf' in kind) {
+      const keepConfig = (config: Record<string, unknown>) => this.sources.keepRenewed(source, config);
+      return { sourceId, connectorType: kind.connectorType, config: kind.manifestConfigOf(configuration), keepConfig };
+    }
+    const { credentials: _credentials, sourceType: _type, ...settings } = configuration;
+    return { sourceId, connectorType: kind.connectorType, credentials: kind.credentialsOf(configuration) as ConnectorSyncSource['credentials'], settings };
   }
 
   private async find(organizationId: string, id: string): Promise<ConnectionRecord> {

@@ -10,16 +10,30 @@ import { isObject, secretFieldsOf } from './configuration-secrets.ts';
 import { nameBasedUuid } from './definition-ids.ts';
 import type { UpstreamCheck } from './upstream-check.ts';
 
-/** A source type: which Plugboard connector reads it, and how its configuration gives that connector's credentials and settings. */
-export interface SourceKind extends ActorKind {
+/** What every source type says: which runtime connector type reads it, and its OAuth flow when it has one. */
+interface SourceKindBase extends ActorKind {
   connectorType: string;
-  /** The connector's credentials, from a valid configuration. */
-  credentialsOf(configuration: Record<string, unknown>): Credentials;
   /** The connector's OAuth flow (its `auth.oauth2`), when it declares one: sources of the kind can then be connected by consent. */
   oauth2?: OAuth2Settings;
   /** The configuration with the credentials a consent granted in this kind's own shape, its other fields kept (kinds with `oauth2`). */
   oauthConfiguration?(configuration: Record<string, unknown>, credentials: OAuthCredentials): Record<string, unknown>;
 }
+
+/** A Plugboard connector's source type: its configuration gives the connector's credentials and settings. */
+export interface ConnectorSourceKind extends SourceKindBase {
+  /** The connector's credentials, from a valid configuration. */
+  credentialsOf(configuration: Record<string, unknown>): Credentials;
+}
+
+/** An Airbyte manifest's source type (a published declarative definition): the manifest reads the configuration itself. */
+export interface ManifestSourceKind extends SourceKindBase {
+  /** What the manifest's templates read as `config`, from a valid configuration: all of it but `sourceType`. */
+  manifestConfigOf(configuration: Record<string, unknown>): Record<string, unknown>;
+  /** A manifest has no credentials apart from its configuration: throws, so nothing reads one as a connector's credentials. */
+  credentialsOf(configuration: Record<string, unknown>): never;
+}
+
+export type SourceKind = ConnectorSourceKind | ManifestSourceKind;
 
 /** Source kinds beyond the loaded connector types (published declarative definitions), found by name or definition id. */
 export interface CustomSourceKinds {
@@ -131,7 +145,7 @@ export class SourceKinds implements ActorKinds<SourceKind> {
     return [...this.kinds.keys()];
   }
 
-  unloaded(name: string): SourceKind {
+  unloaded(name: string): ConnectorSourceKind {
     const kind = unloadedKind(name, nameBasedUuid(`source/${name}`), secretFieldsOf(undefined));
     return { ...kind, connectorType: name, credentialsOf: () => kind.validate({}, []) as never };
   }
@@ -147,8 +161,8 @@ export function connectorSourceKind(
   ajv: Ajv,
   check: UpstreamCheck,
   plugin: CompiledConnector,
-  shape: Pick<SourceKind, 'name' | 'definitionId' | 'credentialsOf' | 'oauthConfiguration'> & { schema: JsonSchema },
-): SourceKind {
+  shape: Pick<ConnectorSourceKind, 'name' | 'definitionId' | 'credentialsOf' | 'oauthConfiguration'> & { schema: JsonSchema },
+): ConnectorSourceKind {
   const { name, definitionId, schema, credentialsOf } = shape;
   const validate: ValidateFunction = ajv.compile(schema);
   const oauth2 = plugin.definition.auth.oauth2;
@@ -165,7 +179,9 @@ export function connectorSourceKind(
       // The header rules (printable ASCII, a kind the connector takes) hold whatever the shape.
       authHeadersFor(plugin.definition, credentialsOf(configuration), [...loc.map(String), 'credentials']);
     },
-    check: (configuration: Record<string, unknown>, actor: { id: string }) => check(plugin.type, actor.id, credentialsOf(configuration)),
+    async check(configuration, actor) {
+      await check(plugin.type, actor.id, credentialsOf(configuration));
+    },
   };
 }
 

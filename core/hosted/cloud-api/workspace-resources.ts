@@ -1,6 +1,6 @@
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 
-/** A workspace's sources, destinations, connections, declarative source definitions and OAuth apps and flows, which go with it. */
+/** A workspace's sources, destinations, connections, declarative source definitions (and their testing values) and OAuth apps and flows, which go with it. */
 export class WorkspaceResources {
   constructor(private readonly driver: SqlDriver) {}
 
@@ -9,7 +9,7 @@ export class WorkspaceResources {
     return this.driver.transaction(async (tx) => {
       const connections = await tx.all<{ id: string }>('SELECT id FROM cloud_connections WHERE workspace_id = ?', [workspaceId]);
       await tx.run("DELETE FROM oauth_tokens WHERE credential_key IN (SELECT 'source:' || id FROM cloud_sources WHERE workspace_id = ?)", [workspaceId]);
-      for (const table of ['cloud_connections', 'cloud_sources', 'cloud_destinations', 'cloud_declarative_sources'])
+      for (const table of ['cloud_connections', 'cloud_sources', 'cloud_destinations', 'cloud_builder_testing_values', 'cloud_declarative_sources'])
         await tx.run(`DELETE FROM ${table} WHERE workspace_id = ?`, [workspaceId]);
       // Its OAuth apps, and the consents and secrets of its flows.
       await tx.run("DELETE FROM oauth_apps WHERE owner_kind = 'workspace' AND owner_id = ?", [workspaceId]);

@@ -5,10 +5,10 @@ import type { CursorIncremental, StoredRecord, TokenIncremental } from '../../sd
 import { findSyncStream, type SyncStreamSpec } from './sync-streams.ts';
 
 /** What a stream's incremental reads resume from: the newest cursor per parent record (`''` without one), or a change feed's token. */
-export interface StreamState {
+export type StreamState = {
   cursors?: Record<string, string>;
   token?: string;
-}
+};
 
 /** A stream read yields records in upstream pages, and the state that vouches for everything yielded before it. */
 export type StreamItem = { records: StoredRecord[] } | { state: StreamState };

@@ -5,12 +5,14 @@ import type { DeploymentUpstreams } from '../deployment-upstreams.ts';
 import { credentialKeys, type OAuthTokens } from '../oauth/oauth-tokens.ts';
 import { patient, type PatienceOptions } from '../patient-call.ts';
 import { readAhead } from '../replication/read-ahead.ts';
+import type { CompiledConnector } from '../../plugins/compiled-connector.ts';
 import type { Destination } from './destinations/destination.ts';
+import { manifestStreamRead, type StreamRead } from './read-manifest-stream.ts';
 import { readStream, type StreamSource, type StreamState } from './read-stream.ts';
 import type { JobType } from './sync-jobs.ts';
-import type { SyncStates } from './sync-states.ts';
+import type { SavedState, SyncStates } from './sync-states.ts';
 import { findSyncStream, type SyncStreamSpec } from './sync-streams.ts';
-import type { SelectedStream, SyncTarget } from './sync-target.ts';
+import type { ConnectorSyncSource, SelectedStream, SyncSource, SyncTarget } from './sync-target.ts';
 import { ThrottledSave } from './throttled-save.ts';
 import { WritePipeline } from './write-pipeline.ts';
 
@@ -63,30 +65,43 @@ export async function runSyncAttempt(target: SyncTarget, context: SyncAttemptCon
       await context.log(`reset: dropped ${target.streams.length} tables and cleared the state`);
       return;
     }
-    const { connectorType, credentials, sourceId } = target.source;
-    const deployed = deps.upstreams.instanceConfig(connectorType, credentials);
-    const config = deps.oauthTokens ? await deps.oauthTokens.instanceConfig(credentialKeys.source(sourceId), deployed) : deployed;
-    const instance = deps.runtime.instance(connectorType, config, { connectorId: sourceId, mode: 'hosted' });
-    const source: StreamSource = {
-      connector,
-      execute: patient((request: ExecuteRequest) => instance.execute(request) as Promise<ExecuteResult>, context),
-      settings: target.source.settings,
-    };
+    const read = await streamRead(connector, target.source, context, deps);
     for (const selected of target.streams) {
       const spec = findSyncStream(connector, selected.name);
       if (!spec) throw new Error(`stream "${selected.name}" is not a sync stream of ${connector.type}`);
-      await syncStream(target, selected, spec, source, destination, context, deps.states);
+      await syncStream(target, selected, spec, read, destination, context, deps.states);
     }
   } finally {
     await destination.close();
   }
 }
 
+/** How the attempt reads its streams: through a Plugboard connector's list actions, or an Airbyte manifest's reads. */
+async function streamRead(connector: CompiledConnector, source: SyncSource, context: SyncAttemptContext, deps: SyncDependencies): Promise<StreamRead> {
+  if ('config' in source) {
+    if (!connector.manifest) throw new Error(`${connector.type} is not an Airbyte manifest: it reads with credentials, not a configuration`);
+    return manifestStreamRead(connector.manifest, source, { egress: deps.upstreams.egress, ...(context.signal ? { signal: context.signal } : {}) });
+  }
+  const execute = await connectorExecute(source, context, deps);
+  const streamSource: StreamSource = { connector, execute, settings: source.settings };
+  // What this stream's own reads saved: its cursors or token.
+  return (spec, state) => readStream(streamSource, spec, state as StreamState | undefined);
+}
+
+/** The connector instance's execute (from the source's renewed tokens, where the server keeps them), made patient. */
+async function connectorExecute(source: ConnectorSyncSource, context: SyncAttemptContext, deps: SyncDependencies): Promise<StreamSource['execute']> {
+  const { connectorType, credentials, sourceId } = source;
+  const deployed = deps.upstreams.instanceConfig(connectorType, credentials);
+  const config = deps.oauthTokens ? await deps.oauthTokens.instanceConfig(credentialKeys.source(sourceId), deployed) : deployed;
+  const instance = deps.runtime.instance(connectorType, config, { connectorId: sourceId, mode: 'hosted' });
+  return patient((request: ExecuteRequest) => instance.execute(request) as Promise<ExecuteResult>, context);
+}
+
 async function syncStream(
   target: SyncTarget,
   selected: SelectedStream,
   spec: SyncStreamSpec,
-  source: StreamSource,
+  read: StreamRead,
   destination: Destination,
   context: SyncAttemptContext,
   states: SyncStates,
@@ -102,13 +117,13 @@ async function syncStream(
     incremental && !refresh ? 'append_dedup' : 'overwrite',
     { syncId: context.jobId },
   );
-  let refreshedState: StreamState | undefined;
+  let refreshedState: SavedState | undefined;
   let batch: StoredRecord[] = [];
   let written = 0;
   // Batches are written (and states saved after them) while the next pages are read.
   const pipeline = new WritePipeline(RECORDS_IN_FLIGHT);
   // The newest state reached replaces an older one not saved yet.
-  const checkpoints = new ThrottledSave<StreamState>(
+  const checkpoints = new ThrottledSave<SavedState>(
     (state) => states.save(target.connectionId, spec.name, state),
     (_older, newer) => newer,
     true,
@@ -126,7 +141,7 @@ async function syncStream(
     }, records.length);
   };
   try {
-    for await (const item of readAhead(readStream(source, spec, state), PAGES_AHEAD)) {
+    for await (const item of readAhead(read(spec, state), PAGES_AHEAD)) {
       if ('state' in item) {
         if (refresh) {
           refreshedState = item.state;
@@ -157,7 +172,7 @@ async function syncStream(
   await context.log(`${spec.name}: ${written} records written to ${table}`);
 }
 
-function describeRead(incremental: boolean, refresh: boolean, table: string, state: StreamState | undefined): string {
+function describeRead(incremental: boolean, refresh: boolean, table: string, state: SavedState | undefined): string {
   if (!incremental) return `full refresh of ${table}`;
   if (refresh) return `refresh of ${table} from the start`;
   return `incremental into ${table}${Object.keys(state ?? {}).length > 0 ? ', from saved state' : ''}`;

@@ -1,6 +1,8 @@
 import type { CompiledConnector } from '../../plugins/compiled-connector.ts';
-import type { JsonSchema, SyncStreamSettings } from '../../sdk/index.ts';
-import type { ColumnSpec, ColumnType } from './destinations/destination.ts';
+import type { SyncStreamSettings } from '../../sdk/index.ts';
+import type { ColumnSpec } from './destinations/destination.ts';
+import { manifestSyncStreams } from './manifest-sync-streams.ts';
+import { columnsOf } from './stream-columns.ts';
 import type { SelectedStream } from './sync-target.ts';
 
 /** One stream a connection can sync: an entity's `list`, with what the sync engine needs to read and write it. */
@@ -13,6 +15,8 @@ export interface SyncStreamSpec {
   /** The table's columns: the record schema's fields, then those copied from the parent. */
   columns: ColumnSpec[];
   settings: SyncStreamSettings;
+  /** How its state is kept: Plugboard's cursors or change-feed token, or an Airbyte manifest stream's `stream_state`. */
+  stateFormat: 'plugboard' | 'airbyte';
 }
 
 const FULL_REFRESH: SelectedStream['syncMode'][] = ['full_refresh_overwrite'];
@@ -24,12 +28,14 @@ const specs = new WeakMap<CompiledConnector, SyncStreamSpec[]>();
 
 /**
  * The connector's sync streams: every entity it declares in `syncStreams`, and every other entity
- * whose `list` needs no params. Computed once per loaded connector.
+ * whose `list` needs no params; an Airbyte manifest's, its streams. Computed once per loaded connector.
  */
 export function syncStreamsOf(connector: CompiledConnector): SyncStreamSpec[] {
   let found = specs.get(connector);
   if (!found) {
-    found = connector.entities().flatMap((entity) => streamOf(connector, entity) ?? []);
+    found = connector.manifest
+      ? manifestSyncStreams(connector, connector.manifest)
+      : connector.entities().flatMap((entity) => streamOf(connector, entity) ?? []);
     specs.set(connector, found);
   }
   return found;
@@ -59,20 +65,6 @@ function streamOf(connector: CompiledConnector, entity: string): SyncStreamSpec 
     ...(incremental && 'cursorField' in incremental ? { cursorField: incremental.cursorField } : {}),
     columns,
     settings,
+    stateFormat: 'plugboard',
   };
-}
-
-/** A column per property of the record schema: scalars typed, everything else (objects, arrays, several types) JSON. */
-export function columnsOf(record: JsonSchema): ColumnSpec[] {
-  const properties = (record.properties as Record<string, JsonSchema> | undefined) ?? {};
-  return Object.entries(properties).map(([name, schema]) => ({ name, type: columnType(schema) }));
-}
-
-const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
-
-function columnType(schema: JsonSchema | null): ColumnType {
-  // A property that is not a schema object (null, true) holds anything: JSON.
-  const given = schema && typeof schema === 'object' ? schema.type : undefined;
-  const types = (Array.isArray(given) ? given : given === undefined ? [] : [given]).filter((type) => type !== 'null') as string[];
-  return types.length === 1 && SCALARS.has(types[0]!) ? (types[0] as ColumnType) : 'json';
 }
