@@ -1,5 +1,7 @@
 import { ValidationError } from '../errors.ts';
+import { isAirbyteManifest } from '../hosted/cloud-api/declarative-manifest.ts';
 import { type Manifest, manifestObject as readManifest } from '../hosted/cloud-api/declarative-manifest.ts';
+import { loadManifest, ManifestLoadError } from '../manifests/index.ts';
 import { isObject } from '../plugins/value-shapes.ts';
 import type { ApiDeclarativeSourceDefinition, ApiDockerSourceDefinition, JsonObject } from './api-types.ts';
 import { type CustomDefinitionType, CustomCloudSourceDefinition, definitionsPath } from './custom-definition.ts';
@@ -15,7 +17,10 @@ export type CustomSourceDefinitionInput =
 export interface PublishOptions {
   /** Refuse a name another definition of the same type has (default true): DuplicateResourcesError. */
   unique?: boolean;
-  /** Check the manifest before sending it (yaml only; default true): it parses to a mapping with a `type`. */
+  /**
+   * Check the manifest before sending it (yaml only; default true): an Airbyte manifest loads as the
+   * server's interpreter loads it, any other parses to a mapping with a `type`; else an InputError, no call made.
+   */
   preValidate?: boolean;
   /** Testing values for the definition's builder project, replacing any there (yaml only; config API). */
   testingValues?: JsonObject;
@@ -57,7 +62,11 @@ export async function publishCustomSourceDefinition(
   return published;
 }
 
-/** The manifest as an object, read as the server reads it (declarative-manifest.ts); with preValidate, a mapping that names its `type`. */
+/**
+ * The manifest as an object, read as the server reads it (declarative-manifest.ts). With preValidate,
+ * an Airbyte manifest must load as the server's interpreter loads it (every problem named, each at its
+ * place), any other must name its `type`.
+ */
 function manifestObject(given: unknown, preValidate: boolean): JsonObject {
   if (typeof given !== 'string' && !isObject(given)) throw new InputError('manifestYaml must be a mapping or its YAML text', 'manifestYaml');
   let manifest: Manifest;
@@ -67,8 +76,19 @@ function manifestObject(given: unknown, preValidate: boolean): JsonObject {
     if (error instanceof ValidationError) throw new InputError(error.message, 'manifestYaml');
     throw error;
   }
-  if (preValidate && typeof manifest.type !== 'string') throw new InputError('the manifest names no type', 'manifestYaml');
+  if (preValidate && isAirbyteManifest(manifest)) assertLoads(manifest);
+  else if (preValidate && typeof manifest.type !== 'string') throw new InputError('the manifest names no type', 'manifestYaml');
   return manifest as JsonObject;
+}
+
+/** An Airbyte manifest the interpreter cannot load is an InputError listing its problems on one line. */
+function assertLoads(manifest: Manifest): void {
+  try {
+    loadManifest(manifest);
+  } catch (error) {
+    if (!(error instanceof ManifestLoadError)) throw error;
+    throw new InputError(`the manifest cannot run on Plugboard: ${error.problems.join('; ')}`, 'manifestYaml');
+  }
 }
 
 /**
