@@ -103,14 +103,14 @@ export async function settledJob(call: ReturnType<typeof publicApiCalls>, jobId:
  */
 export async function plainPublicApi(fx: HostedFixture) {
   const access = await publicAccessToken(fx);
-  const call = async (method: 'get' | 'post', path: string, json?: unknown) => {
+  const call = async (method: 'get' | 'post' | 'patch', path: string, json?: unknown) => {
     const response = await fx.http[method](path, { headers: bearer(access), ...(json ? { json } : {}) });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return JSON.parse(response.body);
   };
-  /** Runs a sync of the connection and polls its job until it ends; its last answer. */
-  const sync = async (connectionId: string, pollMs = 50) => {
-    const { jobId } = await call('post', 'v1/jobs', { connectionId, jobType: 'sync' });
+  /** Runs a sync (or another job) of the connection and polls its job until it ends; its last answer. */
+  const sync = async (connectionId: string, pollMs = 50, jobType: 'sync' | 'reset' | 'refresh' = 'sync') => {
+    const { jobId } = await call('post', 'v1/jobs', { connectionId, jobType });
     for (let polls = 0; polls < 600_000 / pollMs; polls++) {
       const job = await call('get', `v1/jobs/${jobId}`);
       if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job as { jobId: number; status: string };
