@@ -12,9 +12,9 @@ if (server.firstApplication) {
   console.log('First start of an empty install: application credentials for local use (the secret is shown only now):');
   console.log(JSON.stringify(server.firstApplication));
 }
-for (const { type, version, upstream, configured } of server.hosted.loadedConnectors) {
+for (const { type, version, upstream, configured, perConfiguration } of server.hosted.loadedConnectors) {
   const source = configured ? baseUrlVariable(type) : `default; ${baseUrlVariable(type)} unset`;
-  console.log(`Connector ${type} ${version} calls ${upstream} (${source})`);
+  console.log(`Connector ${type} ${version} calls ${upstream}${perConfiguration ? '' : ` (${source})`}`);
 }
 console.log(`${config.egress.describe()}.`);
 console.log(

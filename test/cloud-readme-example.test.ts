@@ -25,24 +25,29 @@ describe("the README's plugboard/cloud script", () => {
     expect(readme).toContain(`\`\`\`ts\n${script}\`\`\``);
   });
 
-  it('deploys, syncs, reads the tables back and schedules, with nothing but the environment', async () => {
+  it('deploys, syncs, reads the tables back and schedules, with nothing but the environment; run again, it reuses what it made', async () => {
     const token = await publicAccessToken(fx);
     const { workspaceId } = await fx.http.post('v1/workspaces', { headers: bearer(token), json: { name: 'readme' } }).json<{ workspaceId: string }>();
-    const run = await runScript([EXAMPLE], {
+    const environment = {
       PLUGBOARD_CLOUD_CLIENT_ID: fx.clientId,
       PLUGBOARD_CLOUD_CLIENT_SECRET: fx.clientSecret,
       PLUGBOARD_CLOUD_WORKSPACE_ID: workspaceId,
       PLUGBOARD_CLOUD_API_URL: `${fx.server.url}/v1`,
       PLUGBOARD_CLOUD_LOCAL_ROOT: workspaceDataDir(fx.dataDir, workspaceId),
       SLACK_API_TOKEN: CHAT_TOKEN,
-    });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    };
     const { users } = fx.chatSandbox.data;
     const admins = users.filter((user) => user.is_admin).length;
-    expect(run.stdout).toMatch(/^job \d+: succeeded, \d+ records$/m);
-    expect(run.stdout).toContain(`chat_users: ${admins} admins`);
-    expect(run.stdout).toMatch(/^channels: \S/m);
-    expect(run.stdout).not.toContain(fx.clientSecret);
+    for (let run = 1; run <= 2; run++) {
+      const result = await runScript([EXAMPLE], environment);
+      expect(result.stderr, `run ${run}`).toBe('');
+      expect(result.code, `run ${run}`).toBe(0);
+      expect(result.stdout).toMatch(/^job \d+: succeeded, \d+ records$/m);
+      expect(result.stdout).toContain(`chat_users: ${admins} admins`);
+      expect(result.stdout).toMatch(/^channels: \S/m);
+      expect(result.stdout).not.toContain(fx.clientSecret);
+    }
+    const sources = await fx.http.get(`v1/sources?workspaceIds=${workspaceId}`, { headers: bearer(token) }).json<{ data: unknown[] }>();
+    expect(sources.data).toHaveLength(1);
   });
 });

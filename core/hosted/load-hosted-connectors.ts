@@ -18,6 +18,8 @@ export interface LoadedConnector {
   upstream: string;
   /** Whether `upstream` is the deployment's setting rather than the connector's default. */
   configured: boolean;
+  /** An Airbyte manifest: each connector's configuration names its API root (`upstream` says so). */
+  perConfiguration: boolean;
 }
 
 interface HostedConnectorTypes {
@@ -57,7 +59,8 @@ export async function loadHostedConnectors(
     type,
     version: versions.get(type)!,
     // An Airbyte manifest's API root is whatever each connector's configuration says.
-    upstream: runtime.plugin(type).manifest ? '(set by each configuration)' : (baseUrls[type] ?? runtime.plugin(type).definition.defaultBaseUrl),
+    upstream: runtime.plugin(type).manifest ? 'the API its configuration names' : (baseUrls[type] ?? runtime.plugin(type).definition.defaultBaseUrl),
+    perConfiguration: runtime.plugin(type).manifest !== undefined,
     configured: baseUrls[type] !== undefined,
   }));
   return { runtime, baseUrls, loaded };
