@@ -113,7 +113,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
-  registerWidgetRoutes(router, hosted.widgetOrigins);
+  registerWidgetRoutes(router, hosted);
   registerLandingPage(router);
 
   // Failures after the response started (an upstream cut mid-download) go to our log, not to Koa's stderr printer.

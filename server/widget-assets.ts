@@ -18,6 +18,8 @@ export interface WidgetAssets {
   files: Map<string, WidgetAsset>;
   /** The host script, /embedded-widget.js: an ES module exporting PlugboardWidget. */
   hostScript: Buffer;
+  /** The icon of a connector type whose definition declares none. */
+  defaultIcon: Buffer;
 }
 
 const WIDGET_DIR = new URL('../widget/', import.meta.url);
@@ -75,5 +77,6 @@ function build(): WidgetAssets {
       [styleName, { type: 'text/css; charset=utf-8', body: style }],
     ]),
     hostScript: bundle('host/plugboard-widget.ts'),
+    defaultIcon: readFileSync(new URL('page/connector-icon.svg', WIDGET_DIR)),
   };
 }

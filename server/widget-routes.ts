@@ -1,8 +1,9 @@
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { checkAllowedOrigin } from '../core/hosted/allowed-origin.ts';
-import type { WidgetOrigins } from '../core/hosted/widget-origins.ts';
+import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { WIDGET_ASSETS_PATH, widgetAssets } from './widget-assets.ts';
+import { registerWidgetIcons } from './routes/widget-icons.ts';
 import { registerWidgetOAuthPages } from './routes/widget-oauth-pages.ts';
 
 /** What the widget page may load and do: its own files and API, nothing inline, nothing elsewhere. */
@@ -21,9 +22,10 @@ const PAGE_POLICY = [
  * script operators load. The page may be framed only by its allowed origin, and is served only for
  * an origin a live widget token was issued for.
  */
-export function registerWidgetRoutes(router: Router, origins: WidgetOrigins): void {
+export function registerWidgetRoutes(router: Router, { widgetOrigins: origins, runtime }: Pick<HostedRuntime, 'widgetOrigins' | 'runtime'>): void {
   const assets = widgetAssets();
   registerWidgetOAuthPages(router, assets);
+  registerWidgetIcons(router, runtime, assets.defaultIcon);
 
   router.get('/embedded-widget', async (ctx) => {
     let allowedOrigin: string;

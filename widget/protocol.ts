@@ -23,6 +23,19 @@ export type EndUserActionResult =
 /** A source as the embedded API answers it (a connector record: never its credentials). */
 export type SourceRecord = ConnectorRecord;
 
+/**
+ * Page → host: the height (px) the page's content takes, so the host's dialog fits it. It has no
+ * `type`: hosts written for Airbyte's protocol hand every `{type}` message on as an event.
+ */
+export interface ContentHeightMessage {
+  plugboardContentHeight: number;
+}
+
+export function isContentHeightMessage(data: unknown): data is ContentHeightMessage {
+  const height = typeof data === 'object' && data !== null ? (data as { plugboardContentHeight?: unknown }).plugboardContentHeight : undefined;
+  return typeof height === 'number' && Number.isFinite(height) && height > 0;
+}
+
 export function isTokenMessage(data: unknown): data is TokenMessage {
   return typeof data === 'object' && data !== null && typeof (data as { scopedAuthToken?: unknown }).scopedAuthToken === 'string';
 }

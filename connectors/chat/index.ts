@@ -17,6 +17,7 @@ import { BOT_SCOPES } from './bot-scopes.ts';
 export default defineConnector({
   type: 'chat',
   displayName: 'Team chat (Slack Web API)',
+  icon: new URL('./icon.svg', import.meta.url).href,
   auth: {
     oauth: { header: 'Authorization', scheme: 'Bearer' },
     token: { header: 'Authorization', scheme: 'Bearer' },

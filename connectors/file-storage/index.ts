@@ -13,6 +13,7 @@ import { fileStorageSyncStreams } from './sync-streams.ts';
 export default defineConnector({
   type: 'file-storage',
   displayName: 'File storage (Google Drive v3)',
+  icon: new URL('./icon.svg', import.meta.url).href,
   auth: {
     oauth: { header: 'Authorization', scheme: 'Bearer' },
     token: { header: 'Authorization', scheme: 'Bearer' },

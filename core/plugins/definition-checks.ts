@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import {
   ACTION_NAMES,
   AUTH_KINDS,
@@ -37,6 +38,8 @@ export function checkDefinition(candidate: unknown, options: DefinitionCheckOpti
   const problems: string[] = unknownFields(candidate as Record<string, unknown>);
   if (typeof def.type !== 'string' || !IDENTIFIER.test(def.type)) problems.push('`type` must be a lowercase identifier such as "chat"');
   if (typeof def.displayName !== 'string' || def.displayName === '') problems.push('`displayName` must be a non-empty string');
+  if (def.icon !== undefined && !isSvgIcon(def.icon))
+    problems.push('`icon` must be a data:image/svg+xml URI, or the absolute path or file URL of an .svg file');
   if (def.version !== undefined && (typeof def.version !== 'string' || def.version === '')) problems.push('`version` must be a non-empty string when given');
   if (typeof def.defaultBaseUrl !== 'string' || !/^https?:\/\//.test(def.defaultBaseUrl)) problems.push('`defaultBaseUrl` must be an http(s) URL');
   problems.push(...checkAuth(def.auth, def.config !== undefined), ...checkTransport(def.transport));
@@ -81,6 +84,12 @@ export function checkDefinition(candidate: unknown, options: DefinitionCheckOpti
     ...checkCredentialCheck(def.check, def.actions, def.transport?.errors, options.servedByRuntime === true),
     ...checkSyncStreams(def.syncStreams, def.actions),
   ];
+}
+
+/** An icon the server can serve without knowing where the connector's module lies: inline, or at an absolute place. */
+function isSvgIcon(icon: unknown): boolean {
+  if (typeof icon !== 'string') return false;
+  return /^data:image\/svg\+xml[;,]/.test(icon) || (/\.svg$/i.test(icon) && (icon.startsWith('file:') || isAbsolute(icon)));
 }
 
 /** Sync streams name entities with a `list`, and parents that are streams too (their own settings, or a list that needs no params). */

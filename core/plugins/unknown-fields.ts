@@ -25,6 +25,7 @@ const KNOWN = {
     'check',
     'replicate',
     'syncStreams',
+    'icon',
   ] as const satisfies ReadonlyArray<keyof ConnectorDefinition>,
   transport: ['timeoutMs', 'streamIdleTimeoutMs', 'maxRetries', 'maxRetryAfterSeconds', 'errors'] as const satisfies ReadonlyArray<keyof TransportSettings>,
   errors: ['failureInBody', 'codePath', 'messagePath', 'statusByCode', 'detailByCode', 'rateLimitCodes', 'transientCodes'] as const satisfies ReadonlyArray<

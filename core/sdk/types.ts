@@ -337,6 +337,11 @@ export interface ConnectorDefinition {
   /** Connector type id, e.g. `chat`. */
   type: string;
   displayName: string;
+  /**
+   * An SVG image of the connector, shown by the widget beside its templates: a `data:image/svg+xml`
+   * URI, or an `.svg` file's absolute path or file URL (e.g. `new URL('./icon.svg', import.meta.url).href`).
+   */
+  icon?: string;
   /** The connector's release, shown in the hosted server's start-up log (else its package's version when loaded by package name). */
   version?: string;
   auth: ConnectorAuth;

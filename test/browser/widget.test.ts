@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { startOperatorPage, type OperatorPage } from '../../scripts/operator-page.ts';
 import { browserAvailable, freePort, launchBrowser, SCREENSHOT_DIR } from '../helpers/browser.ts';
 import { CHAT_TOKEN } from '../helpers/chat-fixture.ts';
@@ -47,10 +48,10 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await fx?.close();
   });
 
-  /** The operator page for a workspace of its own, its widget open and listing what it offers. */
-  async function openWidget(query: Record<string, string> = {}, viewport = { width: 1280, height: 900 }) {
+  /** The operator page for a workspace of its own, its widget open and listing what it offers (`locale`: the browser's, default en-US). */
+  async function openWidget(query: Record<string, string> = {}, viewport = { width: 1280, height: 900 }, locale = 'en-US') {
     const workspace = `browser-ws-${++workspaces}`;
-    const page = await browser.newPage({ viewport });
+    const page = await browser.newPage({ viewport, locale });
     await page.goto(`${host.url}/?${new URLSearchParams({ workspace, ...query })}`);
     await page.getByRole('button', { name: 'Connect your data' }).click();
     const widget = page.frameLocator('dialog iframe');
@@ -70,6 +71,24 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
       return { events: state.events, tokenRequests: state.tokenRequests };
     });
   const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });
+  /** The text of an input's hint (the first element describing it) or of its error line (the last, once shown). */
+  const describing = async (input: Locator, which: 'hint' | 'error') => {
+    const ids = (await input.getAttribute('aria-describedby'))!.split(' ');
+    return input
+      .page()
+      .frameLocator('dialog iframe')
+      .locator(`[id="${which === 'hint' ? ids[0] : ids.at(-1)}"]`)
+      .textContent();
+  };
+  /** Opens the chat template and fills its form, with a token; a setting not given is left empty. */
+  async function fillChat(widget: FrameLocator, values: { name: string; token: string; start?: string; lookback?: string }): Promise<void> {
+    await templateButton(widget, 'Team chat').click();
+    await widget.getByLabel('Source name').fill(values.name);
+    await useToken(widget);
+    await widget.getByLabel('OAuth: Access token').fill(values.token);
+    if (values.start !== undefined) await widget.getByLabel('Start date (UTC)').fill(values.start);
+    if (values.lookback !== undefined) await widget.getByLabel('Lookback window (days)').fill(values.lookback);
+  }
   const sourcesOf = async (workspace: string) =>
     JSON.parse((await fx.http.get('api/v1/embedded/sources', { headers: bearer(await fx.scopedToken(workspace)) })).body).data as Array<
       Record<string, unknown>
@@ -482,6 +501,166 @@ describe.skipIf(!browserAvailable())('embedded widget in a browser', { timeout: 
     await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.open)).toBe(false);
     await page.evaluate(() => (window as unknown as { plugboardDemo: { widget: { destroy(): void } } }).plugboardDemo.widget.destroy());
     expect(await page.evaluate(() => document.querySelectorAll('dialog, iframe').length)).toBe(0);
+    await page.close();
+  });
+
+  it('clears the messages of a refused try once the form is sent again, and leaves none on the list once it works', async () => {
+    const { page, widget } = await openWidget();
+    await fillChat(widget, { name: 'Second try', token: 'xoxb-refused', start: '2024-01-01T00:00:00', lookback: '7' });
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect.poll(() => widget.locator('p.alert').textContent()).toBe('Please check this field: Credentials.');
+    await widget.getByLabel('OAuth: Access token').fill(CHAT_TOKEN);
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
+    await widget.getByText('Connected Second try.').waitFor();
+    expect(await widget.locator('p.alert').textContent()).toBe('');
+    expect(await widget.getByText(/Please check/).count()).toBe(0);
+    await screenshot(page, 'connected-after-refusal');
+    await page.close();
+  });
+
+  it("shows every problem of the form in one round: its own checks and the server's answer together", async () => {
+    const { page, widget } = await openWidget();
+    // A name too long (which the server checks), no start date and a lookback too long (which the form checks, by the settings schema).
+    await fillChat(widget, { name: 'n'.repeat(256), token: CHAT_TOKEN, lookback: '400' });
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect
+      .poll(() => widget.locator('p.alert').textContent())
+      .toBe('Please check these 3 fields: Source name, Start date (UTC), Lookback window (days).');
+    expect(await describing(widget.getByLabel('Source name'), 'error')).toMatch(/255/);
+    expect(await describing(widget.getByLabel('Start date (UTC)'), 'error')).toBe('This field is required.');
+    expect(await describing(widget.getByLabel('Lookback window (days)'), 'error')).toBe('Enter 365 or less.');
+    expect(await widget.getByLabel('Source name').evaluate((input) => input === document.activeElement)).toBe(true);
+    // The server's body checks come before its settings checks: alone, it would have needed two rounds.
+    expect((await hostState(page)).events).toEqual([
+      expect.objectContaining({
+        message: 'source_create_error',
+        error: { error_code: 'validation_error', detail: [expect.objectContaining({ loc: ['body', 'name'] })] },
+      }),
+    ]);
+    await screenshot(page, 'one-round');
+    await page.close();
+  });
+
+  it('asks for no consent while the form finds a problem: it shows them all, and opens no window', async () => {
+    const { page, widget } = await openWidget();
+    await templateButton(widget, 'Team chat').click();
+    await widget.getByLabel('Lookback window (days)').fill('400');
+    const windows: Page[] = [];
+    page.context().on('page', (opened) => windows.push(opened));
+    await widget.getByRole('button', { name: 'Connect with Slack' }).click();
+    await expect
+      .poll(() => widget.locator('p.alert').textContent())
+      .toBe('Please check these 3 fields: Source name, Start date (UTC), Lookback window (days).');
+    expect(windows).toEqual([]);
+    expect((await hostState(page)).events).toEqual([]);
+    await page.close();
+  });
+
+  it('leads the end user to the source they already have when a second is refused, and no longer offers templates of its type', async () => {
+    const { page, widget, workspace } = await openWidget();
+    // Meanwhile, elsewhere (another tab): the end user's chat source.
+    const scoped = await fx.scopedToken(workspace);
+    const templates = JSON.parse((await fx.http.get('api/v1/embedded/templates/sources', { headers: bearer(scoped) })).body).data as Array<{
+      id: string;
+      name: string;
+    }>;
+    const made = await fx.http.post('api/v1/embedded/sources', {
+      headers: bearer(scoped),
+      json: {
+        source_template_id: templates.find((template) => template.name === 'Team chat')!.id,
+        name: 'Made elsewhere',
+        credentials: { token: CHAT_TOKEN },
+        replication_config: { start_date: '2024-01-01T00:00:00Z', lookback_window: 5, join_channels: false },
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const existing = JSON.parse(made.body) as { id: string; external_user_id: string };
+
+    await fillChat(widget, { name: 'Second chat', token: CHAT_TOKEN, start: '2024-01-01T00:00:00', lookback: '7' });
+    await widget.getByRole('button', { name: 'Connect', exact: true }).click();
+    const said = 'You already have a source of this kind: Made elsewhere. Edit it instead of adding another.';
+    await expect.poll(() => widget.locator('form .form-error p').textContent()).toBe(said);
+    expect(await widget.locator('p.alert').textContent()).toBe(said);
+    const shown = await widgetFrame(page).evaluate(() => document.body.textContent ?? '');
+    expect([shown.includes(existing.id), shown.includes(existing.external_user_id)]).toEqual([false, false]);
+    expect((await hostState(page)).events.at(-1)).toMatchObject({ message: 'source_create_error', error: { error_code: 'connector_exists' } });
+    await screenshot(page, 'duplicate-source');
+
+    await widget.getByRole('button', { name: 'Edit Made elsewhere' }).click();
+    await widget.getByRole('heading', { name: 'Edit Made elsewhere' }).waitFor();
+    expect(await widget.getByLabel('Lookback window (days)').inputValue()).toBe('5');
+    await widget.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => widget.locator('ul.sources .name').allInnerTexts()).toEqual(['Made elsewhere']);
+    // Neither its template nor the other chat template: only the type the end user has no source of.
+    expect(await widget.locator('ul.templates button .name').allInnerTexts()).toEqual(['Shared files']);
+    await page.close();
+  });
+
+  it("hints a date in its control's format, in the browser's locale, not in the one the server takes", async () => {
+    for (const [locale, format] of [
+      ['en-US', 'MM/DD/YYYY, hh:mm:ss AM/PM'],
+      ['en-GB', 'DD/MM/YYYY, HH:mm:ss'],
+    ] as const) {
+      const { page, widget } = await openWidget({}, undefined, locale);
+      await templateButton(widget, 'Team chat').click();
+      const start = widget.getByLabel('Start date (UTC)');
+      expect(await start.getAttribute('type')).toBe('datetime-local');
+      expect(await describing(start, 'hint')).toBe(`Start of replication, UTC. Enter it as ${format}.`);
+      await screenshot(page, `date-hint-${locale}`);
+      await page.close();
+    }
+  });
+
+  it("fits its dialog to its content, up to the window's height", async () => {
+    const { page, widget, frame } = await openWidget();
+    const heights = async () => ({
+      dialog: await page.evaluate(() => Math.round(document.querySelector('dialog')!.getBoundingClientRect().height)),
+      content: await frame.evaluate(() => Math.ceil(document.querySelector('main')!.getBoundingClientRect().height)),
+    });
+    const fits = async () => {
+      const { dialog, content } = await heights();
+      return Math.abs(dialog - content) <= 1;
+    };
+    await expect.poll(fits).toBe(true);
+    const list = await heights();
+    // The list is shorter than the 722 px the dialog used to be.
+    expect(list.dialog).toBeLessThan(722);
+    await templateButton(widget, 'Team chat').click();
+    await widget.getByRole('heading', { name: 'Connect Team chat' }).waitFor();
+    await expect.poll(async () => (await heights()).dialog).toBeGreaterThan(list.dialog);
+    await expect.poll(fits).toBe(true);
+    await screenshot(page, 'dialog-fits-form');
+    // A window shorter than the form: the dialog takes what the window leaves it, and the form scrolls inside.
+    await page.setViewportSize({ width: 1280, height: 480 });
+    await expect.poll(async () => (await heights()).dialog).toBe(480 - 32);
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight > document.documentElement.clientHeight)).toBe(true);
+    await page.close();
+  });
+
+  it("shows each template with its connector's icon, as the definition declares it and the server serves it", async () => {
+    const { page, widget } = await openWidget({ tags: 'team' });
+    const icons = widget.locator('ul.templates button img');
+    await expect
+      .poll(() =>
+        icons.evaluateAll((images: HTMLImageElement[]) =>
+          images.map((image) => [image.getAttribute('src'), image.complete && image.naturalWidth > 0, image.alt]),
+        ),
+      )
+      .toEqual([
+        ['/embedded-widget/icons/chat.svg', true, ''],
+        ['/embedded-widget/icons/file-storage.svg', true, ''],
+      ]);
+    await screenshot(page, 'template-icons');
+    for (const type of ['chat', 'file-storage']) {
+      const icon = await fx.http.get(`embedded-widget/icons/${type}.svg`);
+      expect([icon.statusCode, icon.headers['content-type'], icon.headers['content-security-policy']]).toEqual([
+        200,
+        'image/svg+xml',
+        expect.stringContaining('sandbox'),
+      ]);
+      expect(icon.body).toBe(readFileSync(new URL(`../../connectors/${type}/icon.svg`, import.meta.url), 'utf8'));
+    }
+    expect((await fx.http.get('embedded-widget/icons/no-such-type.svg')).statusCode).toBe(404);
     await page.close();
   });
 });

@@ -3,7 +3,7 @@
  * modal dialog with it. Same interface as Airbyte's official embedded widget: construct it with the
  * base64 widget token your backend got from `POST /api/v1/embedded/widget-token`, then `open()`.
  */
-import { AUTH_TOKEN_REQUEST, CLOSE_DIALOG, decodeBase64Text, type TokenMessage } from '../protocol.ts';
+import { AUTH_TOKEN_REQUEST, CLOSE_DIALOG, decodeBase64Text, isContentHeightMessage, type TokenMessage } from '../protocol.ts';
 
 export interface PlugboardWidgetEvent {
   type: string;
@@ -22,10 +22,11 @@ interface WidgetToken {
   widgetUrl: string;
 }
 
+/** The dialog is as tall as the widget's content says it is (a loading height until then), never taller than the window. */
 const STYLES = `
-.plugboard-widget-dialog { padding: 0; border: none; border-radius: 12px; width: min(500px, calc(100vw - 2rem)); height: min(722px, calc(100vh - 2rem)); max-width: none; max-height: none; overflow: hidden; }
+.plugboard-widget-dialog { padding: 0; border: none; border-radius: 12px; width: min(500px, calc(100vw - 2rem)); height: fit-content; max-width: none; max-height: calc(100vh - 2rem); overflow: hidden; }
 .plugboard-widget-dialog::backdrop { background: rgb(20 18 51 / 60%); }
-.plugboard-widget-dialog iframe { display: block; width: 100%; height: 100%; border: 0; }
+.plugboard-widget-dialog iframe { display: block; width: 100%; height: 12rem; max-height: calc(100vh - 2rem); border: 0; }
 `;
 
 export class PlugboardWidget {
@@ -85,6 +86,8 @@ export class PlugboardWidget {
     if (!this.iframe || event.source !== this.iframe.contentWindow || event.origin !== this.widgetOrigin) return;
     if (event.data === AUTH_TOKEN_REQUEST) this.sendToken();
     else if (event.data === CLOSE_DIALOG) this.dialog?.close();
+    // A style property, not a style attribute: a host page's CSP that forbids inline styles allows it.
+    else if (isContentHeightMessage(event.data)) this.iframe.style.height = `${Math.ceil(event.data.plugboardContentHeight)}px`;
     else if (typeof event.data === 'object' && event.data !== null && typeof (event.data as { type?: unknown }).type === 'string') {
       this.onEvent?.(event.data as PlugboardWidgetEvent);
     }

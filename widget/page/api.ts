@@ -17,6 +17,8 @@ export interface ApiFailure {
   status: number;
   detail: string | ValidationIssue[];
   error_code: string;
+  /** A refused duplicate (409 connector_exists): the source the end user already has. */
+  connector_id?: string;
 }
 
 export type ApiAnswer<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
@@ -29,6 +31,12 @@ export interface JsonSchema {
   format?: string;
   minimum?: number;
   maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  /** What the server says of a value its `pattern` refuses. */
+  'x-error-message'?: string;
+  default?: unknown;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   oneOf?: JsonSchema[];
@@ -80,6 +88,7 @@ export class EmbeddedApi {
           status: response.status,
           detail: typeof detail === 'string' || Array.isArray(detail) ? (detail as ApiFailure['detail']) : response.statusText,
           error_code: typeof answer.error_code === 'string' ? answer.error_code : response.status === 422 ? 'validation_error' : `http_${response.status}`,
+          ...(typeof answer.connector_id === 'string' ? { connector_id: answer.connector_id } : {}),
         },
       };
     }

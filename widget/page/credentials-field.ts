@@ -1,6 +1,7 @@
 import type { JsonSchema } from './api.ts';
 import { h, uniqueId } from './dom.ts';
 import { type Field, labelledField } from './form-fields.ts';
+import { schemaProblem } from './value-checks.ts';
 
 interface CredentialKind {
   title: string;
@@ -21,9 +22,13 @@ export function credentialsField(schema: JsonSchema, updating: boolean, currentF
   });
   const secrets = kinds.map((kind) => {
     const input = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false' });
+    const read = () => input.value;
     const description = [kind.schema.description, updating ? 'Leave it empty to keep the credentials already saved.' : undefined].filter(Boolean).join(' ');
     const title = kinds.length > 1 ? `${kind.title}: ${kind.schema.title ?? kind.name}` : (kind.schema.title ?? kind.name);
-    return { kind, input, field: labelledField(['body', 'credentials', kind.name], input, { title, description, required: !updating }, () => input.value) };
+    const field = labelledField(['body', 'credentials', kind.name], input, { title, description, required: !updating }, read, () =>
+      schemaProblem(kind.schema, !updating, read()),
+    );
+    return { kind, input, field };
   });
   // An update starts on the kind the source uses now.
   let selected = Math.max(
@@ -65,6 +70,7 @@ export function credentialsField(schema: JsonSchema, updating: boolean, currentF
     get focusTarget() {
       return current()?.input ?? group ?? document.body;
     },
+    check: () => current()?.field.check(),
     read() {
       const secret = current();
       if (!secret || (updating && secret.input.value === '')) return undefined;

@@ -1,5 +1,7 @@
 import type { JsonSchema } from './api.ts';
+import { dateField } from './date-fields.ts';
 import { h, uniqueId } from './dom.ts';
+import { schemaProblem, typeOf } from './value-checks.ts';
 
 /**
  * One input of a form, bound to where the server's 422 issues point (`loc`, from "body"): a label
@@ -13,6 +15,8 @@ export interface Field {
   focusTarget: HTMLElement;
   /** The value to send, or undefined to leave it out. */
   read(): unknown;
+  /** What the form itself finds wrong with the value, before the server is asked. */
+  check(): string | undefined;
   showError(message: string | undefined): void;
 }
 
@@ -23,7 +27,13 @@ interface Labelled {
 }
 
 /** Wraps an input with its label, hint and error line; answers the Field around it. */
-export function labelledField(loc: string[], input: HTMLInputElement, { title, description, required }: Labelled, read: () => unknown): Field {
+export function labelledField(
+  loc: string[],
+  input: HTMLInputElement,
+  { title, description, required }: Labelled,
+  read: () => unknown,
+  check: () => string | undefined,
+): Field {
   input.id ||= uniqueId('field');
   const hint = description ? h('p', { class: 'hint', id: uniqueId('hint') }, description) : null;
   const error = h('p', { class: 'error', id: uniqueId('error'), hidden: true });
@@ -39,6 +49,7 @@ export function labelledField(loc: string[], input: HTMLInputElement, { title, d
     root,
     focusTarget: input,
     read,
+    check,
     showError(message) {
       error.textContent = message ?? '';
       error.hidden = message === undefined;
@@ -49,24 +60,28 @@ export function labelledField(loc: string[], input: HTMLInputElement, { title, d
   };
 }
 
-/** A text input. */
-export function textField(loc: string[], labelled: Labelled, value: string | undefined): Field {
+/** A text input, checked by `schema`'s keywords (and for a value, when required). */
+export function textField(loc: string[], labelled: Labelled, value: string | undefined, schema: JsonSchema = {}): Field {
   const input = h('input', { type: 'text', autocomplete: 'off' });
   input.value = value ?? '';
-  return labelledField(loc, input, labelled, () => (input.value === '' ? undefined : input.value));
+  const read = () => (input.value === '' ? undefined : input.value);
+  return labelledField(loc, input, labelled, read, () => schemaProblem(schema, labelled.required ?? false, read()));
 }
 
 /**
- * The input for one property of a settings schema: a checkbox for a boolean, a number input within
- * the schema's bounds, a date and time (UTC, to the second) for a `date-time` string, else text.
+ * The input for one property of a settings schema, checked by the schema's keywords: a checkbox for a
+ * boolean, a number input within the schema's bounds, the browser's date (or date and time) control
+ * for a `date` (`date-time`) string, else text.
  */
 export function schemaField(loc: string[], name: string, schema: JsonSchema, required: boolean, value: unknown): Field {
   const labelled = { title: schema.title ?? name, description: schema.description, required };
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type = typeOf(schema);
+  const checked = (input: HTMLInputElement, read: () => unknown, shown = labelled) =>
+    labelledField(loc, input, shown, read, () => schemaProblem(schema, required, read()));
   if (type === 'boolean') {
     const input = h('input', { type: 'checkbox' });
     input.checked = value === true;
-    return labelledField(loc, input, labelled, () => input.checked);
+    return checked(input, () => input.checked);
   }
   if (type === 'integer' || type === 'number') {
     const input = h('input', {
@@ -78,23 +93,11 @@ export function schemaField(loc: string[], name: string, schema: JsonSchema, req
     });
     input.value = typeof value === 'number' ? String(value) : '';
     // An entry the browser can't read as a number is sent as typed, so the server says what is wrong with it.
-    return labelledField(loc, input, labelled, () => (input.value === '' ? (input.validity.badInput ? 'not a number' : undefined) : Number(input.value)));
+    return checked(input, () => (input.value === '' ? (input.validity.badInput ? 'not a number' : undefined) : Number(input.value)));
   }
-  if (type === 'string' && schema.format === 'date-time') {
-    const input = h('input', { type: 'datetime-local', step: 1 });
-    input.value = typeof value === 'string' ? utcInputValue(value) : '';
-    return labelledField(loc, input, { ...labelled, title: `${labelled.title} (UTC)` }, () => (input.value === '' ? undefined : toUtcDateTime(input.value)));
+  if (type === 'string' && (schema.format === 'date' || schema.format === 'date-time')) {
+    const { input, read, title, hint } = dateField(schema.format, value, labelled.description);
+    return checked(input, read, { ...labelled, title: `${labelled.title}${title}`, description: hint });
   }
-  return textField(loc, labelled, typeof value === 'string' ? value : undefined);
-}
-
-/** A stored date-time as the input shows it: its UTC wall-clock time, whatever offset it was written with. */
-function utcInputValue(value: string): string {
-  const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? '' : time.toISOString().slice(0, 19);
-}
-
-/** `YYYY-MM-DDTHH:mm[:ss]` from a datetime-local input, read as UTC: `YYYY-MM-DDTHH:mm:ssZ`. */
-function toUtcDateTime(local: string): string {
-  return `${local.length === 16 ? `${local}:00` : local.slice(0, 19)}Z`;
+  return textField(loc, labelled, typeof value === 'string' ? value : undefined, schema);
 }

@@ -1,3 +1,4 @@
+import { iconPath } from '../icon-path.ts';
 import type { SourceRecord } from '../protocol.ts';
 import type { ConnectorSpecification, Template } from './api.ts';
 import { h } from './dom.ts';
@@ -13,10 +14,16 @@ export interface HomeViewOptions {
   reconnect(source: SourceRecord, template: Template, provider: string): void;
 }
 
-/** The start: the workspace's sources (each editable when its template is offered here) and the templates to add one from. */
+/**
+ * The start: the workspace's sources (each editable when its template is offered here) and the
+ * templates to add one from, with their connector's icon. The end user has one source per connector
+ * type (the server refuses a second), so a template of a type they have is not offered.
+ */
 export function homeView({ sources, templates, specifications, add, edit, reconnect }: HomeViewOptions): HTMLElement {
   const typeName = (type: string) => specifications.get(type)?.display_name ?? type;
   const offered = new Map(templates.map((template) => [template.id, template]));
+  const connected = new Set(sources.map((source) => source.connector_type));
+  const addable = templates.filter((template) => !connected.has(template.connector_type));
   return h(
     'div',
     { class: 'view' },
@@ -48,14 +55,22 @@ export function homeView({ sources, templates, specifications, add, edit, reconn
         editButton(source, template, edit),
       ];
     }),
-    listSection('templates', 'Add a source', 'There is nothing to connect here yet.', templates, (template) => [
-      h(
-        'button',
-        { type: 'button', class: 'template', onclick: () => add(template) },
-        h('span', { class: 'name' }, template.name),
-        h('span', { class: 'type' }, typeName(template.connector_type)),
-      ),
-    ]),
+    listSection(
+      'templates',
+      'Add a source',
+      templates.length > 0 ? 'Everything offered here is connected.' : 'There is nothing to connect here yet.',
+      addable,
+      (template) => [
+        h(
+          'button',
+          { type: 'button', class: 'template', onclick: () => add(template) },
+          // Beside the template's name and type, which say what it is: nothing for a screen reader to add.
+          h('img', { class: 'icon', src: iconPath(template.connector_type), alt: '', width: 32, height: 32 }),
+          h('span', { class: 'name' }, template.name),
+          h('span', { class: 'type' }, typeName(template.connector_type)),
+        ),
+      ],
+    ),
   );
 }
 

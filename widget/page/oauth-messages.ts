@@ -28,7 +28,7 @@ function failure(error_code: string, detail: string): ApiFailure {
 }
 
 /** A failure as the end user reads it: the server's detail, but where it speaks to the operator (a missing app: it names API routes). */
-export function forEndUser(failure: ApiFailure | undefined, provider: string): ApiFailure | undefined {
+export function forEndUser<F extends ApiFailure>(failure: F | undefined, provider: string): F | undefined {
   if (failure?.error_code !== 'oauth_app_not_registered') return failure;
   return { ...failure, detail: `Connecting with ${provider} is not set up in this app yet. Use a token instead, or ask the app's support.` };
 }

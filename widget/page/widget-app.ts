@@ -1,6 +1,9 @@
 import { CLOSE_DIALOG, type EndUserActionResult, type SourceRecord } from '../protocol.ts';
 import { type ApiAnswer, type ApiFailure, type ConnectorSpecification, EmbeddedApi, type SourceInput, type Template } from './api.ts';
+import { reportContentHeight } from './content-height.ts';
 import { h } from './dom.ts';
+import { existingSourceFailure } from './existing-source.ts';
+import type { FormFailure } from './form-issues.ts';
 import { homeView } from './home-view.ts';
 import { forEndUser, waitingFor } from './oauth-messages.ts';
 import { OAuthSources } from './oauth-sources.ts';
@@ -38,6 +41,7 @@ export class WidgetApp {
       this.alert,
       this.view,
     );
+    reportContentHeight(root, window.parent, allowedOrigin);
     // Keys go to the frame, not to the host's dialog: Escape here closes the widget as it would the dialog.
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented) this.post(CLOSE_DIALOG);
@@ -89,13 +93,13 @@ export class WidgetApp {
   }
 
   /** Creates or updates the source; tells the host either way. */
-  private async save(template: Template, source: SourceRecord | undefined, input: SourceInput): Promise<ApiFailure | undefined> {
+  private async save(template: Template, source: SourceRecord | undefined, input: SourceInput): Promise<FormFailure | undefined> {
     const answer = source ? await this.api.updateSource(source.id, input) : await this.api.createSource({ ...input, source_template_id: template.id });
     return this.saved(source ? 'update' : 'create', answer);
   }
 
   /** A new source connected by consent (from the click: the consent's window opens at once). */
-  private connectWithOAuth(template: Template, provider: string, input: SourceInput): Promise<ApiFailure | undefined> {
+  private connectWithOAuth(template: Template, provider: string, input: SourceInput): Promise<FormFailure | undefined> {
     return this.oauth.create(template, provider, input).then(async (answer) => forEndUser(await this.saved('create', answer), provider));
   }
 
@@ -110,13 +114,15 @@ export class WidgetApp {
 
   /**
    * Tells the host what the server answered (a consent that granted nothing, status 0, asked it
-   * nothing); on success, says so and goes back to the list. Answers the failure to show.
+   * nothing); on success, says so and goes back to the list. Answers the failure to show: a refused
+   * duplicate as the source the end user already has.
    */
-  private async saved(action: 'create' | 'update', answer: ApiAnswer<SourceRecord>, done?: string): Promise<ApiFailure | undefined> {
+  private async saved(action: 'create' | 'update', answer: ApiAnswer<SourceRecord>, done?: string): Promise<FormFailure | undefined> {
     if (!answer.ok) {
       const { status, detail, error_code } = answer.failure;
       if (status !== 0) this.post({ type: 'end_user_action_result', message: `source_${action}_error`, error: { detail, error_code } });
-      return answer.failure;
+      if (error_code !== 'connector_exists') return answer.failure;
+      return existingSourceFailure(answer.failure, this.api, this.templates, (source, template) => this.showForm(template, source));
     }
     this.post({ type: 'end_user_action_result', message: action === 'create' ? 'source_created' : 'source_updated', data: answer.data });
     this.announce(done ?? (action === 'create' ? `Connected ${answer.data.name}.` : `Saved ${answer.data.name}.`), 'status');
