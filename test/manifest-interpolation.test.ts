@@ -14,6 +14,8 @@ import {
   PyDateTime,
   StreamSlice,
 } from '../core/manifests/interpolation/index.ts';
+import { compileFixedWidth } from '../core/manifests/interpolation/datetime/fixed-width-strptime.ts';
+import { strptime } from '../core/manifests/interpolation/datetime/strptime.ts';
 
 /*
  * Airbyte's declarative interpolation, checked against what the CDK (airbyte-python-cdk 7.28)
@@ -1165,5 +1167,145 @@ describe('dates and times', () => {
     expect(jinja("{{ today_with_timezone('America/Los_Angeles') }}", {}, { now })).toBe('2023-12-31');
     expect(jinja("{{ today_with_timezone('Europe/Paris') }}", {}, { now })).toBe('2024-01-01');
     failure(() => jinja("{{ today_with_timezone('Mars/Olympus') }}", {}, { now }));
+  });
+});
+
+describe('the DatetimeParser fast paths give the general parser’s answers', () => {
+  /** A parse as a comparable value: the instant, the offset and the wall clock, or the error's message. */
+  const outcome = (parse: () => PyDateTime) => {
+    try {
+      const value = parse();
+      return { iso: value.isoformat(), offset: value.offset, micros: value.epochMicros };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  /** What parseDatetime answered before the fast paths: strptime, a naive result read as UTC. */
+  const general = (text: string, format: string) =>
+    outcome(() => {
+      const parsed = strptime(text, format.replaceAll('%_ms', '%f'));
+      return parsed.aware ? parsed : parsed.withOffset(0);
+    });
+
+  const ISO_FRACTION_Z = '%Y-%m-%dT%H:%M:%S.%fZ';
+  const ISO_OFFSET = '%Y-%m-%dT%H:%M:%S%z';
+  const ISO_FRACTION_OFFSET = '%Y-%m-%dT%H:%M:%S.%f%z';
+  it.each<[string, string, boolean]>([
+    // canonical text: answered by the fast path
+    ['2024-01-01T00:00:00.000Z', ISO_FRACTION_Z, true],
+    ['2024-02-29T23:59:59.999999Z', ISO_FRACTION_Z, true],
+    ['2024-03-10T12:34:56.1Z', ISO_FRACTION_Z, true],
+    ['2024-03-10T12:34:56.12Z', ISO_FRACTION_Z, true],
+    ['2024-03-10T12:34:56.12345Z', ISO_FRACTION_Z, true],
+    ['0001-01-01T00:00:00.000001Z', ISO_FRACTION_Z, true],
+    ['9999-12-31T23:59:59.999999Z', ISO_FRACTION_Z, true],
+    ['2024-03-10T12:34:56Z', '%Y-%m-%dT%H:%M:%SZ', true],
+    ['2024-03-10', '%Y-%m-%d', true],
+    ['20240310', '%Y%m%d', true],
+    ['2024-03-10T12:34:56+0530', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56+05:30', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56-08:00', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56-00:00', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56+99:59', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56Z', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56z', ISO_OFFSET, true],
+    ['2024-03-10T12:34:56.640+0000', ISO_FRACTION_OFFSET, true],
+    ['2021-11-22T08:41:55.640Z', '%Y-%m-%dT%H:%M:%S.%_msZ', true],
+    ['12:34', '%H:%M', true],
+    ['100%', '%Y%%', false],
+    ['2024%', '%Y%%', true],
+    // anything else: strptime's own answer or error
+    ['2024-03-10t12:34:56.000z', ISO_FRACTION_Z, false],
+    ['2024-3-10T12:34:56.000Z', ISO_FRACTION_Z, false],
+    ['2024-03-1T2:3:4.000Z', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:56.1234567Z', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:56.Z', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:60.000Z', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:61.000Z', ISO_FRACTION_Z, false],
+    ['2024-03-10T24:00:00.000Z', ISO_FRACTION_Z, false],
+    ['2024-13-10T12:34:56.000Z', ISO_FRACTION_Z, false],
+    ['2024-00-10T12:34:56.000Z', ISO_FRACTION_Z, false],
+    ['2023-02-29T00:00:00.000Z', ISO_FRACTION_Z, false],
+    ['2024-04-31T00:00:00.000Z', ISO_FRACTION_Z, false],
+    ['0000-01-01T00:00:00.000Z', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:56.000Z ', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:56.000', ISO_FRACTION_Z, false],
+    ['', ISO_FRACTION_Z, false],
+    ['2024-03-10T12:34:56+05:30:15', ISO_OFFSET, false],
+    ['2024-03-10T12:34:56+053015.5', ISO_OFFSET, false],
+    ['2024-03-10T12:34:56+05:60', ISO_OFFSET, false],
+    ['2024-03-10T12:34:56+5:30', ISO_OFFSET, false],
+    ['2024-03-10T12:34:56 +05:30', ISO_OFFSET, false],
+    ['2024-03-10 12:34:56', '%Y-%m-%d %H:%M:%S', false],
+    ['2024111', '%Y%m%d', false],
+    ['10/03/24', '%d/%m/%y', false],
+    ['2024-03-10', '%Y-%m-%d%q', false],
+  ])('%j with %s (fast path answers: %s)', (text, format, fast) => {
+    expect(outcome(() => parseDatetime(text, format))).toEqual(general(text, format));
+    expect(compileFixedWidth(format.replaceAll('%_ms', '%f'), 0)?.(text) !== undefined).toBe(fast);
+  });
+
+  it.each<[string | number, string, string]>([
+    ['1609459200', '%s', '2021-01-01T00:00:00+00:00'],
+    [1609459200, '%s', '2021-01-01T00:00:00+00:00'],
+    [-1, '%s', '1969-12-31T23:59:59+00:00'],
+    ['-1', '%s', '1969-12-31T23:59:59+00:00'],
+    [-0, '%s', '1970-01-01T00:00:00+00:00'],
+    ['+5', '%s', '1970-01-01T00:00:05+00:00'],
+    [' 5 ', '%s', '1970-01-01T00:00:05+00:00'],
+    ['1_000', '%s', '1970-01-01T00:16:40+00:00'],
+    ['000000000000005', '%s', '1970-01-01T00:00:05+00:00'],
+    ['253402300799', '%s', '9999-12-31T23:59:59+00:00'],
+    ['1609459200001', '%ms', '2021-01-01T00:00:00.001000+00:00'],
+    [1609459200999, '%ms', '2021-01-01T00:00:00.999000+00:00'],
+    [-1, '%ms', '1969-12-31T23:59:59.999000+00:00'],
+    [-1000, '%ms', '1969-12-31T23:59:59+00:00'],
+    [-1001, '%ms', '1969-12-31T23:59:58.999000+00:00'],
+    ['100000000000000', '%ms', '5138-11-16T09:46:40+00:00'],
+    [100000000000001, '%ms', '5138-11-16T09:46:40.001000+00:00'],
+    ['253402300799999', '%ms', '9999-12-31T23:59:59.999000+00:00'],
+  ])('epoch %j with %s', (input, format, expected) => {
+    expect(parseDatetime(input, format).isoformat()).toBe(expected);
+  });
+
+  it.each<[string | number, string]>([
+    ['1.5', '%s'],
+    [1.5, '%s'],
+    ['', '%s'],
+    ['1e3', '%s'],
+    ['253402300800', '%s'],
+    [Number.NaN, '%ms'],
+    ['12a', '%ms'],
+    ['253402300800000', '%ms'],
+    ['999999999999999', '%ms'],
+    ['9999999999999999', '%ms'],
+    [1e16, '%ms'],
+  ])('epoch %j with %s is an error', (input, format) => {
+    expect(() => parseDatetime(input, format)).toThrow();
+  });
+});
+
+describe('texts that start with a name are never literals', () => {
+  it.each<[string, unknown]>([
+    ['limit', 'limit'],
+    ['X-Api-Key', 'X-Api-Key'],
+    ['http://127.0.0.1:8000/api', 'http://127.0.0.1:8000/api'],
+    ['_private', '_private'],
+    ['Nonesuch', 'Nonesuch'],
+    ['  spaced', '  spaced'],
+    ['None', null],
+    ['True', true],
+    ['  False', false],
+    ['set()', []],
+    ['settings', 'settings'],
+    ["r'raw'", 'raw'],
+    ["u'text'", 'text'],
+    ["f'text'", "f'text'"],
+    ["b'bytes'", "b'bytes'"],
+    ["x'text'", "x'text'"],
+    ['Trueé', 'Trueé'],
+    ['True\n', true],
+  ])('%j re-types to %j', (value, expected) => {
+    expect(jinja("{{ config['v'] }}", { config: { v: value } })).toEqual(expected);
   });
 });

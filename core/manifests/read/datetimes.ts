@@ -45,8 +45,10 @@ export function shift(value: PyDateTime, duration: Duration, sign: 1 | -1 = 1): 
   return moved.plus(new Timedelta(duration.tdelta.micros * BigInt(sign)));
 }
 
+/** By instant: whole seconds, then microseconds (the same order as epochMicros, without building bigints per record). */
 export function compare(a: PyDateTime, b: PyDateTime): number {
-  return a.epochMicros < b.epochMicros ? -1 : a.epochMicros > b.epochMicros ? 1 : 0;
+  if (a.seconds !== b.seconds) return a.seconds < b.seconds ? -1 : 1;
+  return a.microsecond < b.microsecond ? -1 : a.microsecond > b.microsecond ? 1 : 0;
 }
 
 export function later(a: PyDateTime, b: PyDateTime): PyDateTime {

@@ -28,8 +28,11 @@ export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 export function daysInMonth(year: number, month: number): number {
-  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  if (month === 2 && isLeapYear(year)) return 29;
+  return MONTH_DAYS[month - 1] ?? 0;
 }
 
 /** Monday = 0 ... Sunday = 6, as Python's `weekday()`. */
