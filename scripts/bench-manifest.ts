@@ -189,6 +189,8 @@ async function main(): Promise<void> {
   const manifestRate = rate(timings.manifest);
   const nativeRate = rate(timings.native);
   console.log(`records per read: ${expected} (items ${ITEMS}, tasks ${PROJECTS * TASKS_PER_PROJECT}, projects ${PROJECTS}, incremental ${ITEMS})`);
+  // Each round's times too: on a shared machine a median hides how much the load moved between rounds.
+  console.log(`round_ms manifest=${timings.manifest.map(Math.round).join(',')} native=${timings.native.map(Math.round).join(',')}`);
   console.log(`manifest_records_per_s=${Math.round(manifestRate)} (median of ${rounds})`);
   console.log(`native_records_per_s=${Math.round(nativeRate)} (median of ${rounds})`);
   console.log(`peak_rss_mb=${Math.round(process.resourceUsage().maxRSS / 1024)}`);

@@ -29,7 +29,12 @@ export class Budget {
   readonly limits: Required<InterpolationLimits>;
 
   constructor(limits: InterpolationLimits = {}) {
-    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    // Picked rather than spread: `limits` is often a whole options object, and spreading it costs more than a small template's evaluation.
+    this.limits = {
+      maxSteps: limits.maxSteps ?? DEFAULT_LIMITS.maxSteps,
+      maxMilliseconds: limits.maxMilliseconds ?? DEFAULT_LIMITS.maxMilliseconds,
+      maxOutputLength: limits.maxOutputLength ?? DEFAULT_LIMITS.maxOutputLength,
+    };
     this.deadline = performance.now() + this.limits.maxMilliseconds;
   }
 

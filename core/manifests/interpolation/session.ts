@@ -3,7 +3,7 @@ import { buildScope, type InterpolationContext } from './context.ts';
 import { PyDateTime } from './datetime/types.ts';
 import { InterpolationError, LimitExceededError, PyTypeError, RenderError, TemplateSyntaxError, UndefinedError } from './errors.ts';
 import type { Node } from './jinja/ast.ts';
-import { render } from './jinja/evaluator.ts';
+import { type GlobalLookup, render } from './jinja/evaluator.ts';
 import { FILTERS } from './jinja/filters.ts';
 import { createGlobals } from './jinja/macros.ts';
 import { parseTemplate } from './jinja/parser.ts';
@@ -55,7 +55,7 @@ export class Session {
   /** Built on first use, so that a bad context is reported against the template being evaluated. */
   private builtScope: Record<string, unknown> | null = null;
   private readonly runtime: Runtime;
-  private readonly globals: Map<string, Callable>;
+  private readonly globals: LazyGlobals;
 
   constructor(
     private readonly context: InterpolationContext,
@@ -63,7 +63,7 @@ export class Session {
   ) {
     const millis = (options.now ?? new Date()).getTime();
     this.runtime = { budget: new Budget(options), now: PyDateTime.fromMicros(BigInt(Math.trunc(millis)) * 1000n, 0) };
-    this.globals = createGlobals(this.runtime);
+    this.globals = new LazyGlobals(this.runtime);
   }
 
   /**
@@ -71,21 +71,27 @@ export class Session {
    * undefined value used in an operation falls back to `fallback` (a template, or null for None).
    */
   evaluate(template: string, fallback: string | null, validTypes?: readonly PyType[]): unknown {
-    return guard(template, () => {
-      if (typeof template !== 'string') throw new RenderError(`expected a string template, got ${typeof template}`);
-      if (!this.options.allowStreamState && template.includes('stream_state')) {
-        throw new RenderError('stream_state is not available to templates since CDK 6.34; use the stream_interval or stream_partition variables');
-      }
-      let rendered = '';
-      try {
-        rendered = this.renderOrRaw(template);
-      } catch (error) {
-        if (!(error instanceof UndefinedError)) throw error;
-      }
-      if (rendered) return retype(rendered, validTypes);
-      if (fallback === null) return null;
-      return retype(this.renderOrRaw(fallback), validTypes);
-    });
+    try {
+      return this.evaluateUnguarded(template, fallback, validTypes);
+    } catch (error) {
+      throw interpolationError(template, error);
+    }
+  }
+
+  private evaluateUnguarded(template: string, fallback: string | null, validTypes: readonly PyType[] | undefined): unknown {
+    if (typeof template !== 'string') throw new RenderError(`expected a string template, got ${typeof template}`);
+    if (!this.options.allowStreamState && template.includes('stream_state')) {
+      throw new RenderError('stream_state is not available to templates since CDK 6.34; use the stream_interval or stream_partition variables');
+    }
+    let rendered = '';
+    try {
+      rendered = this.renderOrRaw(template);
+    } catch (error) {
+      if (!(error instanceof UndefinedError)) throw error;
+    }
+    if (rendered) return retype(rendered, validTypes);
+    if (fallback === null) return null;
+    return retype(this.renderOrRaw(fallback), validTypes);
   }
 
   private get scope(): Record<string, unknown> {
@@ -108,17 +114,33 @@ export class Session {
   }
 }
 
-/** Turns any failure into an InterpolationError naming the template; messages never carry context values. */
-function guard<T>(template: string, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    if (error instanceof InterpolationError) throw error;
-    if (error instanceof TemplateSyntaxError) throw new InterpolationError(template, `syntax error: ${error.message}`);
-    if (error instanceof UndefinedError) throw new InterpolationError(template, `undefined value: ${error.message}`);
-    if (error instanceof LimitExceededError) throw new InterpolationError(template, `limit exceeded: ${error.message}`);
-    if (error instanceof RenderError || error instanceof PyTypeError) throw new InterpolationError(template, error.message);
-    if (error instanceof RangeError) throw new InterpolationError(template, 'the template or its data nests too deeply');
-    throw new InterpolationError(template, `evaluation failed (${error instanceof Error ? error.name : typeof error})`);
+/** The macros, built when a template first names one: most templates read only the context (`config`, `response`). */
+class LazyGlobals implements GlobalLookup {
+  private built: Map<string, Callable> | null = null;
+
+  constructor(private readonly runtime: Runtime) {}
+
+  get(name: string): Callable | undefined {
+    return this.macros().get(name);
   }
+
+  has(name: string): boolean {
+    return this.macros().has(name);
+  }
+
+  private macros(): Map<string, Callable> {
+    this.built ??= createGlobals(this.runtime);
+    return this.built;
+  }
+}
+
+/** Any failure as an InterpolationError naming the template; messages never carry context values. */
+function interpolationError(template: string, error: unknown): InterpolationError {
+  if (error instanceof InterpolationError) return error;
+  if (error instanceof TemplateSyntaxError) return new InterpolationError(template, `syntax error: ${error.message}`);
+  if (error instanceof UndefinedError) return new InterpolationError(template, `undefined value: ${error.message}`);
+  if (error instanceof LimitExceededError) return new InterpolationError(template, `limit exceeded: ${error.message}`);
+  if (error instanceof RenderError || error instanceof PyTypeError) return new InterpolationError(template, error.message);
+  if (error instanceof RangeError) return new InterpolationError(template, 'the template or its data nests too deeply');
+  return new InterpolationError(template, `evaluation failed (${error instanceof Error ? error.name : typeof error})`);
 }

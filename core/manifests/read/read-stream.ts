@@ -30,16 +30,33 @@ export function findStream(manifest: LoadedManifest, streamName: string): Declar
   return stream;
 }
 
-/** Records and state checkpoints of one stream, read page by page: nothing is fetched before the consumer asks for it. */
-export async function* readStream(manifest: LoadedManifest, streamName: string, options: ReadOptions): AsyncGenerator<ReadMessage> {
-  const stream = findStream(manifest, streamName);
-  const runtime = createRuntime(options);
-  const state = streamStateOf(options.state, streamName);
-  yield* runStream(stream, runtime, { ...(state ? { state } : {}) });
+/** Records and state checkpoints of one stream, read page by page: nothing is fetched (nor the stream looked up) before the consumer asks for it. */
+export function readStream(manifest: LoadedManifest, streamName: string, options: ReadOptions): AsyncGenerator<ReadMessage> {
+  return streamMessages(() => {
+    const stream = findStream(manifest, streamName);
+    const runtime = createRuntime(options);
+    const state = streamStateOf(options.state, streamName);
+    return { stream, runtime, options: state ? { state } : {} };
+  });
 }
 
 /** The stream's messages without their slices, config updates handed over as soon as they happen. */
-export async function* runStream(stream: DeclarativeStream, runtime: ReadRuntime, options: StreamReadOptions): AsyncGenerator<ReadMessage> {
+export function runStream(stream: DeclarativeStream, runtime: ReadRuntime, options: StreamReadOptions): AsyncGenerator<ReadMessage> {
+  return streamMessages(() => ({ stream, runtime, options }));
+}
+
+interface StreamRun {
+  stream: DeclarativeStream;
+  runtime: ReadRuntime;
+  options: StreamReadOptions;
+}
+
+/**
+ * The one generator between the reader and the caller: every record passes through each generator
+ * layer on its way out, so `readStream` does not wrap `runStream` in another; `open` runs on the first `next()`.
+ */
+async function* streamMessages(open: () => StreamRun): AsyncGenerator<ReadMessage> {
+  const { stream, runtime, options } = open();
   for await (const message of readStreamMessages(stream, runtime, options)) {
     while (runtime.configUpdates.length > 0) yield { type: 'config', config: runtime.configUpdates.shift()!.config };
     if (message.type === 'state') {

@@ -4,6 +4,7 @@
  * how interpolation is built.
  */
 import {
+  type InterpolateOptions,
   type InterpolationContext,
   type InterpolationLimits,
   interpolate,
@@ -30,8 +31,11 @@ export interface TemplateSettings {
 export class Templates {
   constructor(private readonly settings: TemplateSettings) {}
 
-  private options() {
-    return { ...this.settings.limits, now: new Date(this.settings.clock()) };
+  /** A fresh object per evaluation, completed in place: spreading options costs more than evaluating most templates. */
+  private options(): InterpolateOptions {
+    const options: InterpolateOptions = this.settings.limits ? Object.assign({}, this.settings.limits) : {};
+    options.now = new Date(this.settings.clock());
+    return options;
   }
 
   /**
@@ -40,12 +44,16 @@ export class Templates {
    */
   string(template: unknown, context: InterpolationContext, validTypes?: readonly PyType[]): unknown {
     const text = typeof template === 'string' ? template : String(template);
-    return interpolate(text, context, { ...this.options(), ...(validTypes ? { validTypes } : {}) });
+    const options = this.options();
+    if (validTypes) options.validTypes = validTypes;
+    return interpolate(text, context, options);
   }
 
   /** A template whose empty result is None (a bare JinjaInterpolation, as request options use). */
   orNone(template: string, context: InterpolationContext): unknown {
-    return interpolate(template, context, { ...this.options(), default: null });
+    const options = this.options();
+    options.default = null;
+    return interpolate(template, context, options);
   }
 
   /** The CDK's InterpolatedBoolean; an absent or empty condition is true where the caller says so. */

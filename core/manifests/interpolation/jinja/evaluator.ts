@@ -27,54 +27,57 @@ class Scope {
   }
 }
 
+/** Where names the context lacks are looked up (the macros). */
+export type GlobalLookup = Pick<ReadonlyMap<string, Callable>, 'get'>;
+
 /**
  * Renders a parsed template against a context. Every node and expression ticks the budget; the
  * output is size-checked as it grows. Names resolve from assignments, then the context's own keys,
  * then the globals (macros); anything else is undefined.
  */
-export function render(nodes: Node[], context: Readonly<Record<string, unknown>>, globals: ReadonlyMap<string, Callable>, runtime: Runtime): string {
+export function render(nodes: Node[], context: Readonly<Record<string, unknown>>, globals: GlobalLookup, runtime: Runtime): string {
   return new Evaluator(context, globals, runtime).renderBody(nodes, new Scope(null));
 }
 
 class Evaluator {
-  private readonly filterRuntime: FilterRuntime;
+  /** Built when a filter first runs: most templates have none, and closures are not free (tsx names each one). */
+  private builtFilterRuntime: FilterRuntime | null = null;
 
   constructor(
     private readonly context: Readonly<Record<string, unknown>>,
-    private readonly globals: ReadonlyMap<string, Callable>,
+    private readonly globals: GlobalLookup,
     private readonly runtime: Runtime,
-  ) {
-    this.filterRuntime = {
-      budget: runtime.budget,
-      now: runtime.now,
+  ) {}
+
+  private get filterRuntime(): FilterRuntime {
+    this.builtFilterRuntime ??= {
+      budget: this.runtime.budget,
+      now: this.runtime.now,
       applyFilter: (name, value, args, kwargs) => this.applyFilter(name, value, args, kwargs),
       applyTest: (name, value, args) => this.applyTest(name, value, args),
     };
+    return this.builtFilterRuntime;
   }
 
   renderBody(nodes: Node[], scope: Scope): string {
     const budget = this.runtime.budget;
     let out = '';
-    const append = (text: string) => {
-      budget.checkSize(out.length + text.length);
-      out += text;
-    };
     for (const node of nodes) {
       budget.tick();
       switch (node.kind) {
         case 'data':
-          append(node.text);
+          out = this.append(out, node.text);
           break;
         case 'output':
-          append(pyStr(this.evaluate(node.expr, scope), budget));
+          out = this.append(out, pyStr(this.evaluate(node.expr, scope), budget));
           break;
         case 'if': {
           const branch = node.branches.find((candidate) => truthy(this.evaluate(candidate.test, scope)));
-          append(this.renderBody(branch ? branch.body : node.otherwise, scope));
+          out = this.append(out, this.renderBody(branch ? branch.body : node.otherwise, scope));
           break;
         }
         case 'for':
-          append(this.renderFor(node, scope));
+          out = this.append(out, this.renderFor(node, scope));
           break;
         case 'set':
           this.assign(node.target, this.evaluate(node.value, scope), scope);
@@ -85,6 +88,12 @@ class Evaluator {
       }
     }
     return out;
+  }
+
+  /** The output so far with `text` after it, checked against the size bound before it is built. */
+  private append(out: string, text: string): string {
+    this.runtime.budget.checkSize(out.length + text.length);
+    return out + text;
   }
 
   private renderFor(node: Extract<Node, { kind: 'for' }>, scope: Scope): string {

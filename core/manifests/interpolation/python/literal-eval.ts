@@ -36,8 +36,11 @@ type Syntax =
 
 class Failure extends Error {}
 
+/** One shared instance: most rendered texts are not literals (a URL, a name), and building an Error's stack for each costs more than the parse. */
+const FAILURE = new Failure('not a Python literal');
+
 const fail = (): never => {
-  throw new Failure();
+  throw FAILURE;
 };
 
 /** Python's limits: parentheses nest at most 200 deep, an int has at most 4300 digits. */
@@ -45,6 +48,7 @@ const MAX_NESTING = 200;
 const MAX_INT_DIGITS = 4300;
 
 export function literalEval(text: string): Literal | null {
+  if (startsWithPlainName(text)) return null;
   try {
     const tokens = tokenize(text.replace(/^[ \t]+/, ''));
     const parser = new Parser(tokens);
@@ -54,6 +58,25 @@ export function literalEval(text: string): Literal | null {
     if (error instanceof Failure) return null;
     throw error;
   }
+}
+
+const LEADING_NAME = /^[ \t]*([A-Za-z_][A-Za-z0-9_]*)([\s\S]?)/;
+const LITERAL_NAMES = new Set(['True', 'False', 'None', 'set']);
+const MAX_SHORTCUT_LENGTH = 1000;
+
+/**
+ * Whether the text starts with a name that no literal starts with (not True, False, None, `set`, nor a
+ * string prefix before its quote): a word, a URL, a token, most rendered texts. A name is never part
+ * of a literal, so these are not, and are answered without tokenizing. Long texts are parsed anyway:
+ * a deep run of signs after the name overflows the parser's stack, an error this must not hide.
+ */
+function startsWithPlainName(text: string): boolean {
+  if (text.length > MAX_SHORTCUT_LENGTH) return false;
+  const match = LEADING_NAME.exec(text);
+  if (!match || LITERAL_NAMES.has(match[1]!)) return false;
+  // A non-ASCII letter may continue the name; a quote may follow a string prefix.
+  const next = match[2]!;
+  return next === '' || (next.charCodeAt(0) <= 0x7f && next !== "'" && next !== '"');
 }
 
 // ---- tokens
