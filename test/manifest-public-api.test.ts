@@ -143,6 +143,8 @@ describe.each(BACKENDS)('Airbyte manifests through the public API on %s', (backe
     expect(JSON.stringify(invalid.body)).not.toContain('12345');
     const missing = await createSource({ base_url: upstream.url, start_date: '2024-01-01T00:00:00Z' });
     expect([missing.status, locs(missing)]).toEqual([400, ['body.configuration.api_key']]);
+    const notAUrl = await createSource({ ...config, base_url: 'not a url' });
+    expect([notAUrl.status, notAUrl.body.type]).toEqual([400, 'urn:plugboard:error:manifest_invalid_url']);
     const unknownDefinition = await createSource(config, '00000000-0000-4000-8000-000000000000');
     expect([unknownDefinition.status, locs(unknownDefinition)]).toEqual([400, ['body.definitionId']]);
   });

@@ -129,8 +129,8 @@ export class PublicConnections {
 
   /**
    * What the sync engine runs for the connection: the source's connector type and what it reads with
-   * (syncSource), and the destination's configuration,
-   * secrets opened, its schema the connection's namespace. A connection deleted since is not found.
+   * (syncSource), and the destination's configuration, secrets opened, its schema the connection's
+   * namespace. A connection deleted since is not found.
    */
   async syncTarget(connectionId: string): Promise<SyncTarget> {
     const connection = await this.table.get(connectionId);
