@@ -137,6 +137,18 @@ describe('plugboard cloud (the CLI) against the server', { timeout: 60_000 }, ()
     });
   });
 
+  it('creates a workspace with nothing but the credentials, and lists the workspaces', async () => {
+    const credentialsOnly = { ...env, PLUGBOARD_CLOUD_WORKSPACE_ID: '' };
+    const created = await start(['workspaces', 'create', 'cli-made', '--json'], credentialsOnly);
+    expect(created.code, created.stderr).toBe(0);
+    const { workspaceId: madeId, name } = JSON.parse(created.stdout);
+    expect(name).toBe('cli-made');
+    const listed = await start(['workspaces', 'list'], credentialsOnly);
+    expect(listed.stdout).toContain(madeId);
+    expect(listed.stdout).toContain('cli-ws');
+    expectOneLineError(await start(['workspaces', 'create', 'cli-made'], credentialsOnly), /409/);
+  });
+
   it('deploys a chat source, a SQLite destination and a connection', async () => {
     const config = join(dir, 'slack.json');
     writeFileSync(

@@ -17,6 +17,7 @@ export { CloudConnection, type DeleteConnectionOptions, type RunSyncOptions, typ
 export { CustomCloudSourceDefinition, type CustomDefinitionType } from './custom-definition.ts';
 export type { CustomSourceDefinitionInput, PublishOptions } from './custom-definition-publish.ts';
 export { CloudDestination } from './destination.ts';
+export { CloudWorkspaces } from './organization-workspaces.ts';
 export * from './errors.ts';
 export { FAILED_STATUSES, FINAL_STATUSES, JobStatus } from './job-status.ts';
 export { isNamedForDeletion } from './safe-mode.ts';

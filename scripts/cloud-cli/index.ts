@@ -5,7 +5,7 @@ import { connectionsCommand } from './connections.ts';
 import { destinationsCommand, sourcesCommand } from './connectors.ts';
 import { definitionsCommand } from './definitions.ts';
 import { jobsCommand, logsCommand, syncCommand } from './sync.ts';
-import { workspaceCommand } from './workspace.ts';
+import { workspaceCommand, workspacesCommand } from './workspace.ts';
 
 /** `plugboard cloud ...`: the public cloud API through plugboard/cloud. */
 export function cloudCommand(): Command {
@@ -25,6 +25,7 @@ Errors are one line on stderr and exit 1.`,
     );
   const commands = [
     workspaceCommand(),
+    workspacesCommand(),
     definitionsCommand(),
     sourcesCommand(),
     destinationsCommand(),
