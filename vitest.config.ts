@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'core/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    globalSetup: ['test/helpers/destination-database.setup.ts'],
+    globalSetup: ['test/helpers/destination-database.setup.ts', 'test/helpers/skipped-validations.setup.ts'],
+    setupFiles: ['test/helpers/skipped-validations.after-file.ts'],
   },
 });

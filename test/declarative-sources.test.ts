@@ -56,7 +56,7 @@ const channelsList = {
   paginated: true,
 };
 
-describe.skipIf(!spec).each(BACKENDS)('declarative source definitions on %s', (backend) => {
+describe.each(BACKENDS)('declarative source definitions on %s', (backend) => {
   let fx: HostedFixture;
   let token: string;
   let workspaceId: string;

@@ -30,7 +30,7 @@ const secretOf = (clientId: string) => {
   return secret;
 };
 
-describe.skipIf(!spec).each(BACKENDS)('OAuth apps on %s', (backend) => {
+describe.each(BACKENDS)('OAuth apps on %s', (backend) => {
   let fx: HostedFixture;
   let token: string;
   let organizationId: string;

@@ -34,7 +34,7 @@ const DRIVE_SETTINGS = {
   streams: [{ name: 'documents', format: { filetype: 'unstructured' } }],
 };
 
-describe.skipIf(!spec).each(BACKENDS)('OAuth flows on %s', (backend) => {
+describe.each(BACKENDS)('OAuth flows on %s', (backend) => {
   let fx: HostedFixture;
   let token: string;
   let organizationId: string;

@@ -49,7 +49,7 @@ const CHAT_STREAMS = [
   { name: 'threads', syncMode: 'full_refresh_overwrite', cursorField: [], primaryKey: [['channel_id'], ['ts']] },
 ];
 
-describe.skipIf(!spec).each(BACKENDS)('public cloud API destinations and connections on %s', (backend) => {
+describe.each(BACKENDS)('public cloud API destinations and connections on %s', (backend) => {
   let fx: HostedFixture;
   let token: string;
   let workspaceId: string;

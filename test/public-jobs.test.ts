@@ -30,7 +30,7 @@ const OPERATIONS = [
 
 const slack = slackSourceConfiguration;
 
-describe.skipIf(!spec).each(BACKENDS)('public cloud API jobs on %s', (backend) => {
+describe.each(BACKENDS)('public cloud API jobs on %s', (backend) => {
   let fx: HostedFixture;
   let token: string;
   let workspaceId: string;

@@ -58,7 +58,7 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const ownShape = { chat: ajv.compile(SERVER_SCHEMAS['source-chat.json']), 'file-storage': ajv.compile(SERVER_SCHEMAS['source-file-storage.json']) };
 
-describe.skipIf(!spec).each(BACKENDS)('public cloud API sources on %s', (backend) => {
+describe.each(BACKENDS)('public cloud API sources on %s', (backend) => {
   let fx: HostedFixture;
   let token: string;
   let workspaceId: string;

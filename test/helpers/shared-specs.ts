@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { recordSkippedValidation } from './skipped-validations.ts';
 import { DRIVE_PREFIXED_FILE, SLACK_NOTOKEN_FILE, SPECS_CACHE_DIR } from '../../scripts/specs/sources.ts';
 
 /**
@@ -41,7 +42,7 @@ function findSharedSpec(spec: Pick<SharedSpec, 'file'> & { envVar?: string }): s
 }
 
 /**
- * The parsed spec, or undefined after printing one line on how to get it. Under
+ * The parsed spec, or undefined (counted as a skipped validation, which the run reports once). Under
  * PLUGBOARD_REQUIRE_SPECS=1 a missing spec throws instead, so the suite fails.
  */
 export function loadSharedSpec<T>(spec: SharedSpec): T | undefined {
@@ -50,7 +51,8 @@ export function loadSharedSpec<T>(spec: SharedSpec): T | undefined {
   // specs:fetch brings the Slack and Drive specs; Airbyte's are read from shared/specs or the variable.
   const howTo = spec.file.startsWith('airbyte/') ? `set ${spec.envVar}` : `run npm run specs:fetch or set ${spec.envVar}`;
   if (SPECS_REQUIRED) throw new Error(`${spec.file} not found (PLUGBOARD_REQUIRE_SPECS=1); ${howTo}`);
-  process.stderr.write(`${spec.label} conformance tests skipped: official API spec ${spec.file} not found; ${howTo}\n`);
+  // Said once for the whole run, with the count of what was skipped (skipped-validations.setup.ts).
+  recordSkippedValidation(spec.label);
   return undefined;
 }
 
