@@ -50,6 +50,7 @@ function compileParser(format: string): Parse {
         return new PyDateTime(seconds, (ms - seconds * 1000) * 1000, 0);
       };
   }
+  // Text in the format's fixed widths skips strptime's regex; any other text gets strptime's own answer or error.
   const strptimeFormat = format.replaceAll('%_ms', '%f');
   const fixedWidth = compileFixedWidth(strptimeFormat, 0);
   return (input) => {
