@@ -7,6 +7,7 @@ import { baseUrlSettings, oauthUrlSettings } from './base-url-settings.ts';
 import { databaseUrlSetting, httpUrlSetting, integerSetting, listSetting } from './env-settings.ts';
 import { organizationEmailSetting } from './organization-email.ts';
 import { EgressPolicy } from '../core/security/egress/egress-policy.ts';
+import { notificationSettingsFromEnv, type NotificationSettings } from '../core/hosted/notifications/notification-settings.ts';
 
 export interface ServerConfig {
   host: string;
@@ -47,6 +48,8 @@ export interface ServerConfig {
   searchBudgetMs: number;
   /** The contact address the public API's organizations answer (PLUGBOARD_ORGANIZATION_EMAIL; see organizationEmailSetting). */
   organizationEmail: string;
+  /** Webhook delivery and auto-disable thresholds (docs/notifications.md lists their variables). */
+  notifications: NotificationSettings;
 }
 
 /**
@@ -83,6 +86,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustedProxyHops: integerSetting(env, 'PLUGBOARD_TRUSTED_PROXY_HOPS', 0, 0, 10),
     replicationIntervalSeconds: integerSetting(env, 'PLUGBOARD_REPLICATION_INTERVAL', 3600, 1),
     searchBudgetMs: integerSetting(env, 'PLUGBOARD_SEARCH_BUDGET_MS', DEFAULT_SEARCH_BUDGET_MS, 1, 600_000),
+    notifications: notificationSettingsFromEnv((name, fallback, min) => integerSetting(env, name, fallback, min), httpUrlSetting(env, 'PLUGBOARD_WEBAPP_URL')),
     credentialAttemptLimits: {
       failuresPerAddress: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_ADDRESS', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerAddress, 1),
       failuresPerClient: integerSetting(env, 'PLUGBOARD_TOKEN_FAILURES_PER_CLIENT', DEFAULT_CREDENTIAL_ATTEMPT_LIMITS.failuresPerClient, 1),

@@ -56,6 +56,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       pollMs: options.replicationPollMs,
       log: (event) => (event.event.endsWith('_failed') ? logger.warn(event) : logger.info(event)),
     },
+    notifications: {
+      settings: config.notifications,
+      log: (event) => (event.event === 'notification_delivered' ? logger.info(event) : logger.warn(event)),
+    },
     sync: {
       pollMs: options.syncPollMs,
       retryDelayMs: options.syncRetryDelayMs,
@@ -78,7 +82,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await close();
     throw error;
   });
-  await Promise.all([hosted.replicationScheduler.start(), hosted.syncWorker.start()]).catch(async (error: unknown) => {
+  await Promise.all([hosted.replicationScheduler.start(), hosted.syncWorker.start(), hosted.notifications.worker.start()]).catch(async (error: unknown) => {
     await close();
     throw error;
   });

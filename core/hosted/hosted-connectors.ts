@@ -119,7 +119,9 @@ export class HostedConnectors {
       created(connector: StoredConnector): Promise<void>;
       /** Its credentials or replication config changed; `reset`: what replication stored no longer holds. */
       updated(connector: StoredConnector, change: { reset: boolean }): Promise<void>;
-      deleted(id: string): Promise<void>;
+      /** An embedded source updated in any way, its name alone included (the organization's webhook is told). */
+      changed?(connector: StoredConnector): Promise<void>;
+      deleted(id: string, connector: StoredConnector): Promise<void>;
     },
   ) {}
 
@@ -233,6 +235,7 @@ export class HostedConnectors {
       const startMoved = settingsChanged && replicationConfig?.start_date !== connector.replication_config?.start_date;
       await this.lifecycle.updated(updated, { reset: sealed !== undefined || startMoved });
     }
+    await this.lifecycle.changed?.(updated);
     return (await this.withStatus([updated]))[0]!;
   }
 
@@ -281,11 +284,11 @@ export class HostedConnectors {
   }
 
   async delete(scope: AccessScope, id: string): Promise<void> {
-    await this.find(scope, id);
+    const connector = await this.find(scope, id);
     await this.store.deleteConnector(id);
     await this.oauthTokens.forget(credentialKeys.connector(id));
     this.executors.delete(id);
-    await this.lifecycle.deleted(id);
+    await this.lifecycle.deleted(id, connector);
   }
 
   /** What replication runs with, or undefined when the connector is gone. */

@@ -32,6 +32,10 @@ import { instanceIdOf } from './jobs/instance-identity.ts';
 import { openJobQueues } from './jobs/job-queues.ts';
 import { migrateSync } from './sync/migrate-sync.ts';
 import { migrateOAuth } from './oauth/migrate-oauth.ts';
+import type { NotificationLogEvent } from './notifications/delivery-attempts.ts';
+import { createNotifications, type HostedNotifications } from './notifications/hosted-notifications.ts';
+import { migrateNotifications } from './notifications/migrate-notifications.ts';
+import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notifications/notification-settings.ts';
 import { OAuthTokens } from './oauth/oauth-tokens.ts';
 import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
 import { SyncJobs } from './sync/sync-jobs.ts';
@@ -72,6 +76,8 @@ export interface HostedRuntimeOptions {
   replication?: { intervalMs?: number; pollMs?: number; leaseMs?: number; log?: (event: ReplicationEvent) => void };
   /** How often the sync worker looks for jobs and schedules, how long its leases last, its first retry's delay. */
   sync?: { pollMs?: number; leaseMs?: number; retryDelayMs?: number; log?: (event: SyncEvent) => void };
+  /** Webhook delivery and auto-disable (default DEFAULT_NOTIFICATION_SETTINGS: Airbyte's thresholds). */
+  notifications?: { settings?: NotificationSettings; log?: (event: NotificationLogEvent) => void };
 }
 
 /** Everything the hosted service runs on, built once at start: what `server/` adapts to HTTP. */
@@ -101,6 +107,8 @@ export interface HostedRuntime {
   syncWorker: SyncWorker;
   /** Each connection's per-stream sync state. */
   syncStates: SyncStates;
+  /** Workspaces' and organizations' webhooks: events recorded, the delivery log, the worker that sends (started by the server). */
+  notifications: HostedNotifications;
   /**
    * A widget's scoped token, its origin recorded (WidgetOrigins) until the token expires before it is
    * answered, so CORS preflights from that origin pass from the first, on every instance.
@@ -166,9 +174,23 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     egress,
     ...(options.databaseUrl ? { ownDatabase: stableIdentity(() => databaseIdentity((sql) => cloudDb.all<Record<string, unknown>>(sql))) } : {}),
   };
-  const oauthTokens = new OAuthTokens(cloudDb, keyring);
+  const notifications = createNotifications({
+    cloudDb,
+    store,
+    keyring,
+    egress,
+    settings: options.notifications?.settings ?? DEFAULT_NOTIFICATION_SETTINGS,
+    publicUrl: options.issuer,
+    offeredStreams: (connection) => publicApi.connections.sourceStreams(connection.organizationId, connection.id),
+    queues: jobQueues.queue,
+    instanceId,
+    clock: options.clock,
+    log: options.notifications?.log,
+  });
+  const oauthTokens = new OAuthTokens(cloudDb, keyring, (db, key) => notifications.credentialExpired(db, key));
   const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, oauthTokens, {
     async created(connector) {
+      await notifications.sourceCreated(connector);
       if (runtime.plugin(connector.connector_type).searchCatalogs().size === 0) return;
       await jobs.add(connector.id);
       replicationScheduler.trigger();
@@ -176,7 +198,11 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     async updated(connector, change) {
       if (runtime.plugin(connector.connector_type).searchCatalogs().size > 0) await replication.changed(connector.id, change);
     },
-    deleted: (id) => contextStore.deleteConnector(id),
+    changed: (connector) => notifications.sourceUpdated(connector),
+    async deleted(id, connector) {
+      await contextStore.deleteConnector(id);
+      await notifications.sourceDeleted(connector);
+    },
   });
   const replicationScheduler = new ReplicationScheduler({
     jobs,
@@ -186,11 +212,12 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     pollMs: options.replication?.pollMs,
     leaseMs: options.replication?.leaseMs,
     log: options.replication?.log,
+    ended: (connectorId, outcome) => notifications.replicationEnded(connectorId, outcome),
     queues: jobQueues.queue,
     instanceId,
   });
   const replication = new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler);
-  const syncJobs = new SyncJobs(cloudDb, options.clock);
+  const syncJobs = new SyncJobs(cloudDb, options.clock, (tx, jobId) => notifications.syncJobEnded(tx, jobId));
   const syncStates = new SyncStates(cloudDb);
   const publicApi = createPublicApi({
     store,
@@ -207,6 +234,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     oauthTokens,
     clock: options.clock,
   });
+  publicApi.workspaces.notificationSettings = notifications.workspaceSettings;
   const syncWorker: SyncWorker = new SyncWorker({
     jobs: syncJobs,
     schedules: new ScheduledSyncs(cloudDb, syncJobs, options.clock),
@@ -246,6 +274,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     cloudDb,
     syncWorker,
     syncStates,
+    notifications,
     async issueWidgetToken(organizationId, workspaceId, widget) {
       const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);
       await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);
@@ -254,6 +283,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     async close() {
       await syncWorker.stop();
       await replicationScheduler.stop();
+      await notifications.worker.stop();
       await jobQueues.close();
       await contextStore.close();
       await cloudDb.close();
@@ -269,6 +299,7 @@ async function openSyncDatabase(options: HostedRuntimeOptions): Promise<SqlDrive
   try {
     await migrateSync(cloudDb);
     await migrateOAuth(cloudDb);
+    await migrateNotifications(cloudDb);
   } catch (error) {
     await cloudDb.close();
     throw error;

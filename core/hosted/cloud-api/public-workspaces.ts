@@ -3,6 +3,7 @@ import { AccessDeniedError, ConflictError, NotFoundError } from '../../errors.ts
 import { DuplicateKeyError, type Store, type Workspace } from '../../stores/types.ts';
 import type { HostedConnectors } from '../hosted-connectors.ts';
 import { checkRegionId, DEFAULT_REGION_ID, REGIONS } from '../regions.ts';
+import { maskedNotifications, type WorkspaceWebhookSettings } from '../notifications/webhook-urls.ts';
 import type { PublicWorkspace, PublicWorkspaceCreateRequest, PublicWorkspaceUpdateRequest } from '../types.generated.ts';
 import { workspaceNotFound as notFound, workspaceOf } from './organization-workspaces.ts';
 import type { WorkspaceResources } from './workspace-resources.ts';
@@ -22,6 +23,9 @@ export interface PublicPage<T> {
  * by an organization's operator token. Another organization's workspace is not found.
  */
 export class PublicWorkspaces {
+  /** Checks `notifications` as written (webhook URLs the egress policy allows, masked ones restored); set by the runtime's wiring. */
+  notificationSettings?: Pick<WorkspaceWebhookSettings, 'accept'>;
+
   constructor(
     private readonly store: Store,
     /** Deleting a workspace deletes its connectors through here, so their replicated records go too. */
@@ -48,7 +52,7 @@ export class PublicWorkspaces {
       name: input.name,
       region_id: regionId,
       created_at: new Date().toISOString(),
-      notifications: input.notifications ?? null,
+      notifications: input.notifications ? await this.acceptNotifications(input.notifications, null) : null,
     };
     const kept = await this.store.createWorkspaceIfAbsent(workspace);
     if (kept.id !== workspace.id) throw nameTaken(input.name);
@@ -60,7 +64,7 @@ export class PublicWorkspaces {
     const changes = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.regionId !== undefined ? { region_id: checkRegionId(input.regionId, ['body', 'regionId']) } : {}),
-      ...(input.notifications !== undefined ? { notifications: input.notifications } : {}),
+      ...(input.notifications !== undefined ? { notifications: await this.acceptNotifications(input.notifications, workspace.notifications) } : {}),
     };
     const changed = await this.store.updateWorkspace(id, changes).catch((error: unknown) => {
       throw error instanceof DuplicateKeyError ? nameTaken(input.name ?? '') : error;
@@ -81,6 +85,10 @@ export class PublicWorkspaces {
     if (!(await this.store.deleteWorkspace(id))) throw notFound(id);
   }
 
+  private acceptNotifications(given: PublicWorkspace['notifications'], stored: Workspace['notifications']): Promise<PublicWorkspace['notifications']> {
+    return this.notificationSettings ? this.notificationSettings.accept(given, stored) : Promise.resolve(given);
+  }
+
   private find(organizationId: string, id: string): Promise<Workspace> {
     return workspaceOf(this.store, organizationId, id);
   }
@@ -91,8 +99,8 @@ function toPublic(workspace: Workspace): PublicWorkspace {
     workspaceId: workspace.id,
     name: workspace.name,
     dataResidency: RESIDENCY[workspace.region_id] ?? 'us',
-    // Stored as the schema admitted it when written.
-    notifications: (workspace.notifications ?? {}) as PublicWorkspace['notifications'],
+    // Stored as the schema admitted it when written; a webhook URL is a credential (a Slack one is), shown as its host.
+    notifications: maskedNotifications((workspace.notifications ?? {}) as PublicWorkspace['notifications']),
   };
 }
 

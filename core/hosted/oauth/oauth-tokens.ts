@@ -49,6 +49,8 @@ export class OAuthTokens {
   constructor(
     private readonly db: SqlDriver,
     private readonly keyring: DataKeyring,
+    /** Told where a grant is found gone, with the mark's transaction on PostgreSQL (the organization's webhook hears of it). */
+    private readonly expired?: (db: SqlDriver, credentialKey: string) => Promise<void>,
   ) {}
 
   /**
@@ -152,6 +154,7 @@ export class OAuthTokens {
       if (!(error instanceof CredentialsExpiredError)) throw error;
       // Answered, not thrown: the transaction must commit the mark for every instance to see.
       await this.write(db, key, origin, current, 'needs_reauth', kept?.refreshCount ?? 0);
+      await this.expired?.(db, key);
       return error;
     }
     await this.write(db, key, origin, renewed, 'active', (kept?.refreshCount ?? 0) + 1);

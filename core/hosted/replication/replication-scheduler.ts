@@ -22,6 +22,8 @@ export interface ReplicationSchedulerOptions {
   /** Runs at once on this instance. */
   concurrency?: number;
   log?: (event: ReplicationEvent) => void;
+  /** Told of each run's outcome once recorded (the organization's webhook hears of a change). */
+  ended?(connectorId: string, outcome: { error?: string }): Promise<void>;
 }
 
 export type ReplicationEvent =
@@ -95,6 +97,7 @@ export class ReplicationScheduler extends JobWorker<string> {
       await runReplication(target, { store, onProgress, signal: this.signal });
       await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
       log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
+      await this.tell(connectorId, {});
     } catch (error) {
       if (error instanceof LeaseLostError) return;
       // Stopping: the job goes back at once, for another instance (or the next start) to take.
@@ -104,6 +107,12 @@ export class ReplicationScheduler extends JobWorker<string> {
       const message = error instanceof Error ? error.message : String(error);
       await jobs.finish(connectorId, this.owner, { error: message, nextRunInMs: retryIn });
       log?.({ event: 'replication_failed', connector_id: connectorId, duration_ms: Date.now() - started, error: message });
+      await this.tell(connectorId, { error: message });
     }
+  }
+
+  /** A failure to tell is logged, never taken for the run's own. */
+  private async tell(connectorId: string, outcome: { error?: string }): Promise<void> {
+    await this.options.ended?.(connectorId, outcome).catch((error: unknown) => this.failed(error));
   }
 }

@@ -71,6 +71,8 @@ export class SyncJobs {
   constructor(
     private readonly db: SqlDriver,
     private readonly clock: () => number = Date.now,
+    /** Told inside the transaction that ends a job that ran (succeeded, failed, or cancelled while running): its notifications are recorded with it. */
+    private readonly ended?: (tx: SqlDriver, jobId: number) => Promise<void>,
   ) {}
 
   private now(offsetMs = 0): string {
@@ -160,6 +162,7 @@ export class SyncJobs {
           now,
           id,
         ]);
+        await this.ended?.(tx, id);
         return undefined;
       }
       const { changes } = await tx.run(
@@ -265,6 +268,7 @@ export class SyncJobs {
         retry ? this.now(outcome.retryInMs) : job.next_attempt_at,
         id,
       ]);
+      if (!retry) await this.ended?.(tx, id);
       return status;
     });
   }
