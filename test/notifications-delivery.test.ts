@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from '../core/hosted/notifications/notification-settings.ts';
-import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { EgressPolicy } from '../core/security/egress/egress-policy.ts';
-import { slackSourceConfiguration } from './helpers/chat-fixture.ts';
-import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
-import { plainPublicApi, publicAccessToken } from './helpers/public-api-calls.ts';
-import { testDestination, type TestDestination } from './helpers/sync-destinations.ts';
-import { type ReceivedWebhook, WebhookReceiver } from './helpers/webhook-receiver.ts';
+import { BACKENDS, bearer, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { type NotifiedWorkspace, startNotifiedWorkspace } from './helpers/notified-workspace.ts';
+import { publicAccessToken } from './helpers/public-api-calls.ts';
+import type { ReceivedWebhook, WebhookReceiver } from './helpers/webhook-receiver.ts';
 
 /**
  * How deliveries go: retried after a 500 or a timeout with the same webhook-id until a 2xx, given up
@@ -37,47 +35,23 @@ function slackProblems(body: { text?: unknown; blocks?: unknown }): string[] {
 }
 
 describe.each(BACKENDS)('notification delivery on %s', (backend) => {
+  let nw: NotifiedWorkspace;
   let fx: HostedFixture;
   let receiver: WebhookReceiver;
-  let api: Awaited<ReturnType<typeof plainPublicApi>>;
+  let api: NotifiedWorkspace['api'];
   let workspaceId: string;
-  let sourceId: string;
-  const destinations: TestDestination[] = [];
 
   const webhook = (path: string) => ({ webhook: { enabled: true, url: receiver.url(path) } });
   const setWebhooks = (notifications: Record<string, unknown>) => api.call('patch', `v1/workspaces/${workspaceId}`, { notifications });
   const sendTest = async (event: string) => (await api.call('post', `v1/workspaces/${workspaceId}/notifications/test`, { event })).deliveryId as string;
-
-  /** The delivery's log entry once it is no longer pending. */
-  async function settled(deliveryId: string) {
-    for (let i = 0; i < 300; i++) {
-      const log = await api.call('get', `v1/workspaces/${workspaceId}/notifications/deliveries?limit=100`);
-      const entry = log.data.find((candidate: { deliveryId: string }) => candidate.deliveryId === deliveryId);
-      if (entry && entry.status !== 'pending') return entry;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`delivery ${deliveryId} still pending`);
-  }
+  const settled = (deliveryId: string) => nw.settled(deliveryId);
+  const connection = (streams: Array<{ name: string; syncMode: string }>) => nw.connection('to db', streams);
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    fx = await startHostedFixture(backend, { config: { notifications: SETTINGS } });
-    api = await plainPublicApi(fx);
-    workspaceId = (await api.call('post', 'v1/workspaces', { name: 'deliveries' })).workspaceId;
-    sourceId = (await api.call('post', 'v1/sources', { name: 'team slack', workspaceId, configuration: slackSourceConfiguration() })).sourceId;
+    nw = await startNotifiedWorkspace(backend, SETTINGS, { name: 'deliveries' });
+    ({ fx, receiver, api, workspaceId } = nw);
   }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-    await receiver?.close();
-    for (const destination of destinations) await destination.drop();
-  });
-
-  async function connection(streams: Array<{ name: string; syncMode: string }>) {
-    const destination = await testDestination('sqlite', workspaceDataDir(fx.dataDir, workspaceId));
-    destinations.push(destination);
-    const { destinationId } = await api.call('post', 'v1/destinations', { name: 'db', workspaceId, configuration: destination.configuration });
-    return (await api.call('post', 'v1/connections', { sourceId, destinationId, name: 'to db', configurations: { streams } })).connectionId as string;
-  }
+  afterAll(() => nw?.close());
 
   it('a 500 is tried again with the same webhook-id and body until a 2xx; the log shows the attempts', async () => {
     await setWebhooks({ failure: webhook('/retry') });
@@ -131,15 +105,22 @@ describe.each(BACKENDS)('notification delivery on %s', (backend) => {
     }
     expect(fx.logs.join('\n')).not.toContain('xoxsecretpath');
     expect(JSON.stringify(await api.call('get', `v1/workspaces/${workspaceId}/notifications/deliveries?limit=100`))).not.toContain('xoxsecretpath');
-  });
+  }, 120_000);
 
   it('schema changes of the source since the last job are told: a new stream as connectionUpdate, a moved key as connectionUpdateActionRequired', async () => {
     await setWebhooks({ connectionUpdate: webhook('/update'), connectionUpdateActionRequired: webhook('/action') });
     const connectionId = await connection([{ name: 'channel_messages', syncMode: 'incremental_deduped_history' }]);
     expect((await api.sync(connectionId)).status).toBe('succeeded');
     const { cloudDb } = fx.server.hosted;
-    const seen = async () =>
-      JSON.parse((await cloudDb.get<{ streams: string }>('SELECT streams FROM notification_catalogs WHERE connection_id = ?', [connectionId]))!.streams);
+    /** The streams the connection last saw, once its last job's end was expanded (after the job, not with it). */
+    const seen = async () => {
+      for (let i = 0; i < 200; i++) {
+        const row = await cloudDb.get<{ streams: string }>('SELECT streams FROM notification_catalogs WHERE connection_id = ?', [connectionId]);
+        if (row) return JSON.parse(row.streams);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the connection never looked at its streams');
+    };
     const streams: Array<{ name: string; primaryKey: string[] }> = await seen();
     expect(streams.map((stream) => stream.name)).toContain('users');
     // As if the source had no users stream when the connection last looked.

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from '../core/hosted/notifications/notification-settings.ts';
 import { verifyWebhook } from '../core/hosted/notifications/standard-webhooks.ts';
 import { WORKSPACE_EVENTS } from '../core/hosted/notifications/workspace-messages.ts';
-import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
-import { slackSourceConfiguration } from './helpers/chat-fixture.ts';
-import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
-import { plainPublicApi } from './helpers/public-api-calls.ts';
-import { testDestination, type TestDestination } from './helpers/sync-destinations.ts';
-import { WebhookReceiver } from './helpers/webhook-receiver.ts';
+import { BACKENDS, bearer, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { publicAccessToken } from './helpers/public-api-calls.ts';
+import type { WebhookReceiver } from './helpers/webhook-receiver.ts';
+import { type NotifiedWorkspace, startNotifiedWorkspace } from './helpers/notified-workspace.ts';
 
 /**
  * A workspace's notifications end to end: its `notifications` settings send Airbyte's webhooks for
@@ -51,34 +49,24 @@ const SUMMARY_KEYS = [
 ];
 
 describe.each(BACKENDS)('workspace notifications on %s', (backend) => {
+  let nw: NotifiedWorkspace;
   let fx: HostedFixture;
   let receiver: WebhookReceiver;
-  let api: Awaited<ReturnType<typeof plainPublicApi>>;
+  let api: NotifiedWorkspace['api'];
   let workspaceId: string;
   let sourceId: string;
-  const destinations: TestDestination[] = [];
-  /** Every event's webhook on, each to a path of its own. */
-  const settings = () => Object.fromEntries(WORKSPACE_EVENTS.map((event) => [event, { webhook: { enabled: true, url: receiver.url(`/hooks/${event}`) } }]));
+  const connection = () => nw.connection('users to db', [{ name: 'users', syncMode: 'full_refresh_overwrite' }]);
+  const settled = (deliveryId: string) => nw.settled(deliveryId);
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    fx = await startHostedFixture(backend, { config: { notifications: SETTINGS } });
-    api = await plainPublicApi(fx);
-    workspaceId = (await api.call('post', 'v1/workspaces', { name: 'notified', notifications: settings() })).workspaceId;
-    sourceId = (await api.call('post', 'v1/sources', { name: 'team slack', workspaceId, configuration: slackSourceConfiguration() })).sourceId;
+    nw = await startNotifiedWorkspace(backend, SETTINGS, {
+      name: 'notified',
+      // Every event's webhook on, each to a path of its own.
+      notifications: (hooks) => Object.fromEntries(WORKSPACE_EVENTS.map((event) => [event, { webhook: { enabled: true, url: hooks.url(`/hooks/${event}`) } }])),
+    });
+    ({ fx, receiver, api, workspaceId, sourceId } = nw);
   }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-    await receiver?.close();
-    for (const destination of destinations) await destination.drop();
-  });
-
-  async function connection(streams = [{ name: 'users', syncMode: 'full_refresh_overwrite' }]) {
-    const destination = await testDestination('sqlite', workspaceDataDir(fx.dataDir, workspaceId));
-    destinations.push(destination);
-    const { destinationId } = await api.call('post', 'v1/destinations', { name: 'db', workspaceId, configuration: destination.configuration });
-    return (await api.call('post', 'v1/connections', { sourceId, destinationId, name: 'users to db', configurations: { streams } })).connectionId as string;
-  }
+  afterAll(() => nw?.close());
 
   it('answers the settings with each webhook URL masked past its host, and takes the mask back as the stored URL', async () => {
     const workspace = await api.call('get', `v1/workspaces/${workspaceId}`);
@@ -199,28 +187,17 @@ describe.each(BACKENDS)('workspace notifications on %s', (backend) => {
     }
   });
 
-  it('a test send needs a webhook switched on for the event; another organization does not see the workspace', async () => {
+  it('a test send needs a webhook switched on for the event; an unknown workspace is not found', async () => {
     const plain = (await api.call('post', 'v1/workspaces', { name: 'quiet' })).workspaceId;
-    const refused = await fx.http.post(`v1/workspaces/${plain}/notifications/test`, { headers: bearer(await operator()), json: { event: 'failure' } });
+    const refused = await fx.http.post(`v1/workspaces/${plain}/notifications/test`, {
+      headers: bearer(await publicAccessToken(fx)),
+      json: { event: 'failure' },
+    });
     expect(refused.statusCode).toBe(400);
     expect(JSON.parse(refused.body)).toMatchObject({ type: 'urn:plugboard:error:notification_not_configured' });
-    const unknown = await fx.http.get('v1/workspaces/00000000-0000-4000-8000-000000000000/notifications/deliveries', { headers: bearer(await operator()) });
+    const unknown = await fx.http.get('v1/workspaces/00000000-0000-4000-8000-000000000000/notifications/deliveries', {
+      headers: bearer(await publicAccessToken(fx)),
+    });
     expect(unknown.statusCode).toBe(404);
   });
-
-  /** The delivery's log entry once it is no longer pending. */
-  async function settled(deliveryId: string) {
-    for (let i = 0; i < 200; i++) {
-      const log = await api.call('get', `v1/workspaces/${workspaceId}/notifications/deliveries?limit=100`);
-      const entry = log.data.find((candidate: { deliveryId: string }) => candidate.deliveryId === deliveryId);
-      if (entry && entry.status !== 'pending') return entry;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`delivery ${deliveryId} still pending`);
-  }
-
-  async function operator() {
-    return (await fx.http.post('v1/applications/token', { json: { client_id: fx.clientId, client_secret: fx.clientSecret } }).json<{ access_token: string }>())
-      .access_token;
-  }
 });

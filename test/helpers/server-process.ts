@@ -42,6 +42,8 @@ export interface ServerProcess {
   /** The exit code when it ended without listening. */
   exitCode: number | null;
   stop(): Promise<void>;
+  /** Sends the process a signal (SIGKILL: a crash, nothing shut down) and waits for it to end. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -52,20 +54,28 @@ export function startServerProcess(env: Record<string, string>, options: { cwd?:
   const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
   const output = collectOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
+  const stop = () => kill('SIGTERM');
   return new Promise((resolve) => {
     const onData = () => {
       const listening = /Plugboard listening on (http:\/\/\S+) /.exec(output.stdout);
       if (!listening) return;
       child.stdout!.off('data', onData);
       const printed = output.stdout.split('\n').find((line) => line.startsWith('{"organization_id"'));
-      resolve({ url: listening[1]!, firstApplication: printed ? (JSON.parse(printed) as NewApplicationCredentials) : null, output, exitCode: null, stop });
+      resolve({
+        url: listening[1]!,
+        firstApplication: printed ? (JSON.parse(printed) as NewApplicationCredentials) : null,
+        output,
+        exitCode: null,
+        stop,
+        kill,
+      });
     };
     child.stdout!.on('data', onData);
-    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, stop }));
+    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, stop, kill }));
   });
 }
 
