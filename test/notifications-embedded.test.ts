@@ -4,6 +4,8 @@ import { verifyWebhook } from '../core/hosted/notifications/standard-webhooks.ts
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { grantedCredentials } from './helpers/oauth-grants.ts';
+import { type Answer, recordAnswer } from './helpers/hosted-openapi.ts';
+import { recordedAnswersConform } from './helpers/notified-workspace.ts';
 import { type ReceivedWebhook, WebhookReceiver } from './helpers/webhook-receiver.ts';
 
 /**
@@ -20,6 +22,7 @@ describe.each(BACKENDS)('organization webhook on %s', (backend) => {
   let receiver: WebhookReceiver;
   let operator: string;
   let scoped: string;
+  const answers: Answer[] = [];
 
   const json = (response: { body: string }) => JSON.parse(response.body);
   const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, token: string, body?: unknown) =>
@@ -39,6 +42,7 @@ describe.each(BACKENDS)('organization webhook on %s', (backend) => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     fx = await startHostedFixture(backend, { config: { notifications: SETTINGS } });
+    fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(answers)] } });
     operator = await fx.operatorToken();
     scoped = await fx.scopedToken('embedded-ws');
   }, 120_000);
@@ -150,6 +154,10 @@ describe.each(BACKENDS)('organization webhook on %s', (backend) => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.to(HOOK).length).toBe(before);
   });
+
+  // Last: it reads every answer the tests above got.
+  it('answered as /openapi.json declares, every organization webhook operation with a 2xx at least once', () =>
+    recordedAnswersConform(fx, answers, '/organizations/webhook'));
 
   /** Asks for a refresh now and waits for it to end. */
   async function refresh(id: string): Promise<void> {

@@ -5,7 +5,7 @@ import { WORKSPACE_EVENTS } from '../core/hosted/notifications/workspace-message
 import { BACKENDS, bearer, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { publicAccessToken } from './helpers/public-api-calls.ts';
 import type { WebhookReceiver } from './helpers/webhook-receiver.ts';
-import { type NotifiedWorkspace, startNotifiedWorkspace } from './helpers/notified-workspace.ts';
+import { type NotifiedWorkspace, recordedAnswersConform, startNotifiedWorkspace } from './helpers/notified-workspace.ts';
 
 /**
  * A workspace's notifications end to end: its `notifications` settings send Airbyte's webhooks for
@@ -200,4 +200,8 @@ describe.each(BACKENDS)('workspace notifications on %s', (backend) => {
     });
     expect(unknown.statusCode).toBe(404);
   });
+
+  // Last: it reads every answer the tests above got.
+  it('answered as /openapi.json declares, every workspace notifications operation with a 2xx at least once', () =>
+    recordedAnswersConform(fx, nw.answers, '/notifications/'));
 });

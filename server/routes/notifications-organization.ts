@@ -1,6 +1,6 @@
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { defineRoute } from '../route.ts';
-import { deliveryList, deliveryPageOf } from './notifications-pages.ts';
+import { deliveryList, deliveryPageOf, NO_BODY_ANSWERS } from './notifications-shared.ts';
 
 const common = { tags: ['notifications'], auth: ['operator'] as const };
 const OPERATOR = 'Missing or invalid operator token';
@@ -68,7 +68,7 @@ export const organizationWebhookRoutes = [
     paths: [`${PATH}/secret`],
     summary: "Make the organization webhook's signing secret anew (whsec_...), answered this once; the one it replaces keeps signing beside it for a day.",
     returns: SERVER_SCHEMAS['webhook-secret.json'],
-    responses: { 200: 'The new secret', 401: OPERATOR },
+    responses: { ...NO_BODY_ANSWERS, 200: 'The new secret', 401: OPERATOR },
     handler: ({ hosted, claims }) => hosted.notifications.organization.rotateSecret(claims.organization_id),
   }),
   defineRoute({
@@ -77,7 +77,7 @@ export const organizationWebhookRoutes = [
     paths: [`${PATH}/test`],
     summary: 'Send a webhook.test message about a sample source to the organization webhook; answers its delivery.',
     returns: SERVER_SCHEMAS['notification-delivery.json'],
-    responses: { 200: 'The delivery, queued', 401: OPERATOR, 404: NOT_SET },
+    responses: { ...NO_BODY_ANSWERS, 200: 'The delivery, queued', 401: OPERATOR, 404: NOT_SET },
     handler: ({ hosted, claims }) => hosted.notifications.organization.sendTest(claims.organization_id),
   }),
 ];

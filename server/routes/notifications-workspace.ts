@@ -1,6 +1,6 @@
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { defineRoute } from '../route.ts';
-import { deliveryList, deliveryPageOf } from './notifications-pages.ts';
+import { deliveryList, deliveryPageOf, NO_BODY_ANSWERS } from './notifications-shared.ts';
 import { at, INVALID, NOT_ALLOWED } from './public-api.ts';
 
 const common = { tags: ['notifications'], auth: ['operator'] as const, problems: true };
@@ -31,7 +31,7 @@ export const workspaceNotificationRoutes = [
     summary:
       "Make the workspace's webhook signing secret anew (Standard Webhooks, whsec_...), answered this once; the one it replaces keeps signing beside it for a day. Until the first, deliveries are unsigned.",
     returns: SERVER_SCHEMAS['webhook-secret.json'],
-    responses: { 200: 'The new secret', 401: NOT_ALLOWED, 404: NO_WORKSPACE },
+    responses: { ...NO_BODY_ANSWERS, 200: 'The new secret', 401: NOT_ALLOWED, 404: NO_WORKSPACE },
     handler: ({ hosted, claims, params }) => hosted.notifications.workspaces.rotateSecret(claims.organization_id, params.workspace_id!),
   }),
   defineRoute({
@@ -41,7 +41,7 @@ export const workspaceNotificationRoutes = [
     summary: "Send a sample of an event's message, marked as a test, to the webhook the workspace's settings give that event; answers its delivery.",
     body: SERVER_SCHEMAS['notification-test-request.json'],
     returns: SERVER_SCHEMAS['notification-delivery.json'],
-    responses: { 200: 'The delivery, queued', 400: 'The settings switch no webhook on for the event', 401: NOT_ALLOWED, 404: NO_WORKSPACE, 422: INVALID },
+    responses: { 200: 'The delivery, queued', 400: 'The settings switch no webhook on for the event', 401: NOT_ALLOWED, 404: NO_WORKSPACE },
     handler: ({ hosted, claims, params, body }) => hosted.notifications.workspaces.sendTest(claims.organization_id, params.workspace_id!, body.event),
   }),
 ];

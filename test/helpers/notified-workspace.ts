@@ -1,7 +1,9 @@
+import { expect } from 'vitest';
 import type { NotificationSettings } from '../../core/hosted/notifications/notification-settings.ts';
 import { workspaceDataDir } from '../../core/hosted/sync/destinations/create-destination.ts';
 import { slackSourceConfiguration } from './chat-fixture.ts';
 import { type Backend, type HostedFixture, startHostedFixture } from './hosted-fixture.ts';
+import { type Answer, HostedConformance, recordAnswer } from './hosted-openapi.ts';
 import { plainPublicApi } from './public-api-calls.ts';
 import { testDestination, type TestDestination } from './sync-destinations.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
@@ -14,6 +16,8 @@ export interface NotifiedWorkspace {
   fx: HostedFixture;
   receiver: WebhookReceiver;
   api: Awaited<ReturnType<typeof plainPublicApi>>;
+  /** Every answer the server gave through fx.http, for recordedAnswersConform. */
+  answers: Answer[];
   workspaceId: string;
   sourceId: string;
   /** A connection of the source's `streams` to a new SQLite destination named `db`. */
@@ -30,6 +34,8 @@ export async function startNotifiedWorkspace(
 ): Promise<NotifiedWorkspace> {
   const receiver = await WebhookReceiver.start();
   const fx = await startHostedFixture(backend, { config: { notifications: settings } });
+  const answers: Answer[] = [];
+  fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(answers)] } });
   const api = await plainPublicApi(fx);
   const notifications = workspace.notifications?.(receiver);
   const { workspaceId } = await api.call('post', 'v1/workspaces', { name: workspace.name, ...(notifications ? { notifications } : {}) });
@@ -39,6 +45,7 @@ export async function startNotifiedWorkspace(
     fx,
     receiver,
     api,
+    answers,
     workspaceId,
     sourceId,
     async connection(name, streams) {
@@ -62,4 +69,17 @@ export async function startNotifiedWorkspace(
       for (const destination of destinations) await destination.drop();
     },
   };
+}
+
+/**
+ * Every answer recorded is one /openapi.json declares, with a body on its schema, and every
+ * notifications operation whose path has `under` (its /v1 or /api/v1 form) answered a 2xx at least once.
+ */
+export async function recordedAnswersConform(fx: HostedFixture, answers: Answer[], under: string): Promise<void> {
+  const conformance = new HostedConformance(await fx.http.get('openapi.json').json());
+  expect([...new Set(answers.map((answer) => conformance.problemWith(answer)).filter((problem) => problem !== undefined))]).toEqual([]);
+  const succeeded = new Set(answers.filter((answer) => answer.status < 300).map((answer) => conformance.operationOf(answer)));
+  const own = conformance.operationKeys({ tagged: 'notifications' }).filter((key) => key.includes(under) && !key.includes('/api/public/'));
+  expect(own.length).toBeGreaterThan(0);
+  expect(own.filter((key) => !succeeded.has(key))).toEqual([]);
 }

@@ -14,3 +14,10 @@ export function deliveryPageOf(query: NotificationDeliveryQuery): Page & { statu
 export function deliveryList(ctx: ParameterizedContext, config: ServerConfig, page: Page, found: PublicPage<NotificationDelivery>) {
   return { data: found.items, ...pageLinks(ctx, config, page, found) };
 }
+
+/** What a POST that takes no body may still answer: the route layer reads whatever body comes (server/app.ts). */
+export const NO_BODY_ANSWERS = {
+  400: 'A body that is not valid JSON (it takes none)',
+  413: 'A body larger than the limit (it takes none)',
+  415: 'A body that is not application/json (it takes none)',
+};
