@@ -37,6 +37,7 @@ import { publicOAuthRoutes } from './routes/public-oauth.ts';
 import { embeddedOAuthRoutes } from './routes/embedded-oauth.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 
 export const ROUTES: AnyRoute[] = [
   ...tokenRoutes,
@@ -54,6 +55,7 @@ export const ROUTES: AnyRoute[] = [
   ...configStateRoutes,
   ...configWebBackendRoutes,
   ...publicOrganizationRoutes,
+  ...notificationRoutes,
   ...metaRoutes,
 ];
 

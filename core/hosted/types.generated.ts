@@ -51,8 +51,14 @@ import executeRequestSchema from '../../schemas/server/execute-request.json' wit
 import executeResponseSchema from '../../schemas/server/execute-response.json' with { type: 'json' };
 import healthResponseSchema from '../../schemas/server/health-response.json' with { type: 'json' };
 import jsonWebKeySetSchema from '../../schemas/server/json-web-key-set.json' with { type: 'json' };
+import notificationDeliveryListSchema from '../../schemas/server/notification-delivery-list.json' with { type: 'json' };
+import notificationDeliveryQuerySchema from '../../schemas/server/notification-delivery-query.json' with { type: 'json' };
+import notificationDeliverySchema from '../../schemas/server/notification-delivery.json' with { type: 'json' };
+import notificationTestRequestSchema from '../../schemas/server/notification-test-request.json' with { type: 'json' };
 import oauthCallbackQuerySchema from '../../schemas/server/oauth-callback-query.json' with { type: 'json' };
 import operatorTokenResponseSchema from '../../schemas/server/operator-token-response.json' with { type: 'json' };
+import organizationWebhookRequestSchema from '../../schemas/server/organization-webhook-request.json' with { type: 'json' };
+import organizationWebhookSchema from '../../schemas/server/organization-webhook.json' with { type: 'json' };
 import problemResponseSchema from '../../schemas/server/problem-response.json' with { type: 'json' };
 import publicConnectionCreateRequestSchema from '../../schemas/server/public-connection-create-request.json' with { type: 'json' };
 import publicConnectionListSchema from '../../schemas/server/public-connection-list.json' with { type: 'json' };
@@ -107,6 +113,7 @@ import templateListSchema from '../../schemas/server/template-list.json' with { 
 import templateSchema from '../../schemas/server/template.json' with { type: 'json' };
 import tokenClaimsSchema from '../../schemas/server/token-claims.json' with { type: 'json' };
 import validationErrorResponseSchema from '../../schemas/server/validation-error-response.json' with { type: 'json' };
+import webhookSecretSchema from '../../schemas/server/webhook-secret.json' with { type: 'json' };
 import widgetTokenRequestSchema from '../../schemas/server/widget-token-request.json' with { type: 'json' };
 import widgetTokenResponseSchema from '../../schemas/server/widget-token-response.json' with { type: 'json' };
 
@@ -265,8 +272,14 @@ export interface ServerSchemas {
   "execute-response.json": ExecuteResponse;
   "health-response.json": HealthResponse;
   "json-web-key-set.json": JsonWebKeySet;
+  "notification-delivery-list.json": NotificationDeliveryList;
+  "notification-delivery-query.json": NotificationDeliveryQuery;
+  "notification-delivery.json": NotificationDelivery;
+  "notification-test-request.json": NotificationTestRequest;
   "oauth-callback-query.json": OAuthCallbackQuery;
   "operator-token-response.json": OperatorTokenResponse;
+  "organization-webhook-request.json": OrganizationWebhookRequest;
+  "organization-webhook.json": OrganizationWebhook;
   "problem-response.json": ProblemResponse;
   "public-connection-create-request.json": PublicConnectionCreateRequest;
   "public-connection-list.json": PublicConnectionList;
@@ -321,6 +334,7 @@ export interface ServerSchemas {
   "template.json": Template;
   "token-claims.json": TokenClaims;
   "validation-error-response.json": ValidationErrorResponse;
+  "webhook-secret.json": WebhookSecret;
   "widget-token-request.json": WidgetTokenRequest;
   "widget-token-response.json": WidgetTokenResponse;
 }
@@ -1729,6 +1743,100 @@ export interface PublicSigningKey {
   use: "sig";
 }
 /**
+ * A page of webhook deliveries, newest first; next and previous are the addresses of the neighbouring pages.
+ */
+export interface NotificationDeliveryList {
+  data: NotificationDelivery[];
+  /**
+   * The next page
+   */
+  next?: string;
+  /**
+   * The previous page
+   */
+  previous?: string;
+}
+/**
+ * One webhook message and where its delivery stands. The URL shows its scheme and host only: the rest may be a credential (a Slack incoming webhook's path is).
+ */
+export interface NotificationDelivery {
+  /**
+   * The webhook-id every attempt carries: a receiver that sees it twice got a resend
+   */
+  deliveryId: string;
+  /**
+   * failure, success, connectionUpdate, connectionUpdateActionRequired, syncDisabled, syncDisabledWarning (a workspace's); source.created, source.updated, source.deleted, source.needs_reauth, replication.ready, replication.failed, webhook.test (an organization's)
+   */
+  event: string;
+  /**
+   * Scheme and host of the URL it goes to, the rest masked
+   */
+  url: string;
+  /**
+   * pending: not answered with a 2xx yet, more attempts due; failed: given up
+   */
+  status: "pending" | "delivered" | "failed";
+  /**
+   * Attempts made (an attempt cut off by a crash counts)
+   */
+  attempts: number;
+  /**
+   * The HTTP status of the last answer
+   */
+  lastStatusCode?: number;
+  /**
+   * Why the last attempt did not deliver: the status and the start of the answer, a timeout, a refused address
+   */
+  lastError?: string;
+  /**
+   * When a pending delivery is tried next
+   */
+  nextAttemptAt?: string;
+  createdAt: string;
+  /**
+   * When it was delivered or given up
+   */
+  finishedAt?: string;
+  /**
+   * The connection it is about, if any
+   */
+  connectionId?: string;
+  /**
+   * The job it is about, if any
+   */
+  jobId?: number;
+}
+/**
+ * Paging of a delivery log, and the status to narrow it to.
+ */
+export interface NotificationDeliveryQuery {
+  /**
+   * Page size, 1-100 (default 20)
+   */
+  limit?: string;
+  /**
+   * Items to skip (default 0)
+   */
+  offset?: string;
+  /**
+   * Only the deliveries in this state
+   */
+  status?: "pending" | "delivered" | "failed";
+  [k: string]: unknown;
+}
+/**
+ * Which event's webhook to send a test message to: a sample of that event's message, marked as a test.
+ */
+export interface NotificationTestRequest {
+  event:
+    | "failure"
+    | "success"
+    | "connectionUpdate"
+    | "connectionUpdateActionRequired"
+    | "syncDisabled"
+    | "syncDisabledWarning";
+}
+/**
  * What the provider sends the browser back with (RFC 6749 §4.1.2): the code and the state, or an error and the state.
  */
 export interface OAuthCallbackQuery {
@@ -1763,6 +1871,22 @@ export interface OperatorTokenResponse {
    * The application's organization
    */
   organization_id: string;
+}
+/**
+ * The URL the organization's embedded events are sent to: an absolute http(s) URL the egress policy lets the server reach.
+ */
+export interface OrganizationWebhookRequest {
+  url: string;
+}
+/**
+ * The organization's webhook for its embedded sources' events; the URL shows its scheme and host only.
+ */
+export interface OrganizationWebhook {
+  /**
+   * Scheme and host, the rest masked
+   */
+  url: string;
+  updated_at: string;
 }
 /**
  * A failure of the public cloud API, as RFC 9457 problem details (application/problem+json).
@@ -2997,6 +3121,19 @@ export interface ValidationIssue1 {
   type: string;
 }
 /**
+ * A new Standard Webhooks signing secret, answered this once (it is kept sealed and never shown again).
+ */
+export interface WebhookSecret {
+  /**
+   * whsec_ and the base64 of the HMAC-SHA256 key
+   */
+  secret: string;
+  /**
+   * Until then the secret this one replaced also signs (a second v1 entry of webhook-signature); absent on the first
+   */
+  previousValidUntil?: string;
+}
+/**
  * A workspace, the origin allowed to embed the widget, and template filters.
  */
 export interface WidgetTokenRequest {
@@ -3095,8 +3232,14 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'execute-response.json': executeResponseSchema,
   'health-response.json': healthResponseSchema,
   'json-web-key-set.json': jsonWebKeySetSchema,
+  'notification-delivery-list.json': notificationDeliveryListSchema,
+  'notification-delivery-query.json': notificationDeliveryQuerySchema,
+  'notification-delivery.json': notificationDeliverySchema,
+  'notification-test-request.json': notificationTestRequestSchema,
   'oauth-callback-query.json': oauthCallbackQuerySchema,
   'operator-token-response.json': operatorTokenResponseSchema,
+  'organization-webhook-request.json': organizationWebhookRequestSchema,
+  'organization-webhook.json': organizationWebhookSchema,
   'problem-response.json': problemResponseSchema,
   'public-connection-create-request.json': publicConnectionCreateRequestSchema,
   'public-connection-list.json': publicConnectionListSchema,
@@ -3151,6 +3294,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'template.json': templateSchema,
   'token-claims.json': tokenClaimsSchema,
   'validation-error-response.json': validationErrorResponseSchema,
+  'webhook-secret.json': webhookSecretSchema,
   'widget-token-request.json': widgetTokenRequestSchema,
   'widget-token-response.json': widgetTokenResponseSchema,
 };
