@@ -49,7 +49,7 @@ describe('a manifest loaded as a connector', () => {
   it('loads from a package that exports airbyteManifest(...) as well', async () => {
     const text = readFileSync(MANIFEST_PATH, 'utf8');
     const packaged = airbyteManifest(text, { type: 'tracker-pkg' });
-    const plugin = compileManifestConnector(packaged.manifest, packaged.type, createAjv());
+    const plugin = compileManifestConnector(packaged.manifest, packaged.type);
     expect(plugin.type).toBe('tracker-pkg');
     expect(plugin.entities()).toContain('items_updated');
   });

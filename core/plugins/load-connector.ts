@@ -31,7 +31,7 @@ export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<
     throw new ConnectorLoadError(specifier, [`the module cannot be imported (tried ${tried}): ${(error as Error).message}`]);
   }
   const exported = module.default ?? module.connector;
-  if (isManifestPackage(exported)) return compileManifestConnector(exported.manifest, exported.type, ajv);
+  if (isManifestPackage(exported)) return compileManifestConnector(exported.manifest, exported.type);
   return compileConnector(exported, ajv, specifier);
 }
 
@@ -42,7 +42,7 @@ async function loadManifestFile(specifier: string, path: string, ajv: Ajv): Prom
   } catch (error) {
     throw new ConnectorLoadError(specifier, [`the manifest cannot be read (tried ${path}): ${(error as Error).message}`]);
   }
-  return compileManifestConnector(text, typeFromPath(path), ajv);
+  return compileManifestConnector(text, typeFromPath(path));
 }
 
 /**

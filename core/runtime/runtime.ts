@@ -115,7 +115,7 @@ export class Runtime {
    * a ManifestLoadError names what Plugboard cannot run. `listed: false` as for registerConnector.
    */
   registerManifest(manifest: string | object, type: string, options: { listed?: boolean } = {}): string {
-    const connector = compileManifestConnector(manifest, type, this.ajv);
+    const connector = compileManifestConnector(manifest, type);
     registerConnector(this.container, connector, options.listed ?? true);
     return connector.type;
   }

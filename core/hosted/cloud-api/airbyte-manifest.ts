@@ -20,7 +20,7 @@ export function airbyteManifestIssues(manifest: Manifest, loc: Loc): ValidationI
     throw error;
   }
   try {
-    compileLoadedManifest(loaded, 'manifest', createAjv());
+    compileLoadedManifest(loaded, 'manifest');
     return [];
   } catch (error) {
     if (error instanceof ConnectorLoadError) return error.problems.map((msg) => ({ loc, msg, type: 'value_error.manifest' }));

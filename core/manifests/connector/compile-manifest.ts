@@ -3,6 +3,7 @@ import { ConnectorLoadError } from '../../errors.ts';
 import { CompiledConnector } from '../../plugins/compiled-connector.ts';
 import { checkDefinition } from '../../plugins/definition-checks.ts';
 import { compileSchemas } from '../../plugins/schema-compilation.ts';
+import { createAjv } from '../../schema/ajv.ts';
 import { type LoadedManifest, loadManifest } from '../load-manifest.ts';
 import { manifestDefinition } from './manifest-definition.ts';
 import { ManifestRunner } from './manifest-runner.ts';
@@ -12,11 +13,14 @@ import { ManifestRunner } from './manifest-runner.ts';
  * `type`: its streams as entities, read by the interpreter. A manifest Plugboard cannot run throws
  * the ManifestLoadError that names each component and its place.
  */
-export function compileManifestConnector(source: string | object, type: string, ajv: Ajv): CompiledConnector {
-  return compileLoadedManifest(loadManifest(source, { name: type }), type, ajv);
+export function compileManifestConnector(source: string | object, type: string): CompiledConnector {
+  return compileLoadedManifest(loadManifest(source, { name: type }), type);
 }
 
-export function compileLoadedManifest(loaded: LoadedManifest, type: string, ajv: Ajv): CompiledConnector {
+/** Manifests' schemas are their authors': checked for what they say, not for Plugboard's own strictness. */
+const manifestAjv = createAjv({ lenient: true });
+
+export function compileLoadedManifest(loaded: LoadedManifest, type: string, ajv: Ajv = manifestAjv): CompiledConnector {
   const runner = new ManifestRunner(loaded);
   const definition = manifestDefinition(loaded, type, runner.spec, runner.entities, ajv);
   const validators = compileSchemas(definition, ajv);

@@ -121,14 +121,23 @@ export function getPath(stream: DeclarativeStream, described: ManifestStreamDesc
 
 /** What search keeps of a stream: its top-level fields, its primary key as the id, its string fields indexed by word. */
 function searchIndexOf(stream: ManifestStreamDescription, record: JsonSchema): SearchIndex | undefined {
-  const properties = isObject(record.properties) ? record.properties : undefined;
+  // Search reads dots and brackets in a field name as a path: such fields (`@odata.type`) are kept out of its document.
+  const properties = isObject(record.properties)
+    ? Object.fromEntries(Object.entries(record.properties).filter(([name, schema]) => !/[.[\]]/.test(name) && isObject(schema)))
+    : undefined;
   const key = stream.primaryKey.map((path) => (path.length === 1 ? path[0]! : undefined));
   if (!properties || key.length === 0 || key.some((field) => field === undefined || !(field in properties))) return undefined;
   const document: JsonSchema = { type: 'object', properties };
+  // Text fields are those whose first type but null is a string, as the store reads a field's kind.
   const strings = Object.entries(properties)
-    .filter(([, schema]) => isObject(schema) && [schema.type].flat().includes('string'))
+    .filter(([, schema]) => firstType(schema) === 'string')
     .map(([name]) => name);
   return { document, id: key.length === 1 ? key[0]! : (key as string[]), textFields: strings.slice(0, MAX_TEXT_FIELDS) };
+}
+
+function firstType(schema: unknown): unknown {
+  const declared = isObject(schema) ? schema.type : undefined;
+  return (Array.isArray(declared) ? declared : [declared]).find((type) => type !== 'null');
 }
 
 /** Replication of a manifest: each searchable stream read whole and replaced. */

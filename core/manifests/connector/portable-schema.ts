@@ -37,20 +37,32 @@ function portable(schema: Record<string, unknown>, ajv: Ajv, depth: number): Rec
   if (depth > 64) return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === '$schema' || !ajv.getKeyword(key)) continue;
+    // `id` is draft-04's `$id`, which ajv refuses; the others are annotations ajv does not know.
+    if (key === '$schema' || key === 'id' || !ajv.getKeyword(key)) continue;
     if (key === 'format' && (typeof value !== 'string' || !(value in ajv.formats))) continue;
     if (key === 'type' && !validType(value)) continue;
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isObject(child) ? portable(child, ajv, depth + 1) : child]));
-    } else if (SCHEMA_VALUES.has(key) && Array.isArray(value)) {
-      out[key] = value.map((child) => (isObject(child) ? portable(child, ajv, depth + 1) : child));
-    } else if (SCHEMA_VALUES.has(key) && isObject(value)) {
-      out[key] = portable(value, ajv, depth + 1);
+    if (key === 'required') {
+      if (Array.isArray(value)) out.required = [...new Set(value.filter((name) => typeof name === 'string'))];
+    } else if (SCHEMA_MAPS.has(key)) {
+      // A property given as text or null is no schema: left out rather than refusing the whole stream.
+      if (isObject(value))
+        out[key] = Object.fromEntries(Object.entries(value).flatMap(([name, child]) => (isSchema(child) ? [[name, portableChild(child, ajv, depth)]] : [])));
+    } else if (SCHEMA_VALUES.has(key)) {
+      if (Array.isArray(value)) out[key] = value.filter(isSchema).map((child) => portableChild(child, ajv, depth));
+      else if (isSchema(value)) out[key] = portableChild(value, ajv, depth);
     } else {
       out[key] = value;
     }
   }
   return out;
+}
+
+function isSchema(value: unknown): value is Record<string, unknown> | boolean {
+  return isObject(value) || typeof value === 'boolean';
+}
+
+function portableChild(child: Record<string, unknown> | boolean, ajv: Ajv, depth: number): Record<string, unknown> | boolean {
+  return typeof child === 'boolean' ? child : portable(child, ajv, depth + 1);
 }
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
