@@ -1,7 +1,6 @@
 import { ConnectorLoadError, type ValidationIssue } from '../../errors.ts';
 import { compileLoadedManifest } from '../../manifests/connector/compile-manifest.ts';
 import { loadManifest, type LoadedManifest, ManifestLoadError, type ManifestProblem } from '../../manifests/index.ts';
-import { createAjv } from '../../schema/ajv.ts';
 import type { Loc } from './actor-kind.ts';
 import type { Manifest } from './declarative-manifest.ts';
 
