@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileManifestConnector } from '../core/manifests/connector/compile-manifest.ts';
-import { createAjv } from '../core/schema/ajv.ts';
 import { airbyteManifest } from '../core/sdk/index.ts';
 import { ConnectorLoadError, createRuntime, PlugboardError, type PlugboardRuntime, ValidationError } from '../index.ts';
 import { RestUpstream } from '../testing/index.ts';

@@ -95,7 +95,7 @@ describe('npm run new-connector -- issue-tracker --entity issues', () => {
   }, 150_000);
 
   it("runs its README's in-process example as written, against its sandbox", async () => {
-    const example = /In-process[^]*?```ts\n([^]*?)```/.exec(readFileSync(join(project, 'README.md'), 'utf8'))![1]!;
+    const example = /In-process[\s\S]*?```ts\n([\s\S]*?)```/.exec(readFileSync(join(project, 'README.md'), 'utf8'))![1]!;
     writeFileSync(join(project, 'readme-example.ts'), example);
     const sandbox = spawn(TSX, ['sandbox/main.ts'], { cwd: project, env: { ...process.env, SANDBOX_PORT: '4020' } });
     try {

@@ -22,7 +22,7 @@ const MANIFEST_FILE = /\.ya?ml$/i;
 export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<CompiledConnector> {
   let module: Record<string, unknown>;
   const path = specifierKind(specifier) === 'path' ? resolve(specifier) : undefined;
-  if (path !== undefined && MANIFEST_FILE.test(path)) return loadManifestFile(specifier, path, ajv);
+  if (path !== undefined && MANIFEST_FILE.test(path)) return loadManifestFile(specifier, path);
   try {
     module = (await import(path === undefined ? specifier : pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
@@ -35,7 +35,7 @@ export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<
   return compileConnector(exported, ajv, specifier);
 }
 
-async function loadManifestFile(specifier: string, path: string, ajv: Ajv): Promise<CompiledConnector> {
+async function loadManifestFile(specifier: string, path: string): Promise<CompiledConnector> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
