@@ -65,7 +65,12 @@ import publicConnectionListSchema from '../../schemas/server/public-connection-l
 import publicConnectionPatchRequestSchema from '../../schemas/server/public-connection-patch-request.json' with { type: 'json' };
 import publicConnectionScheduleResponseSchema from '../../schemas/server/public-connection-schedule-response.json' with { type: 'json' };
 import publicConnectionScheduleSchema from '../../schemas/server/public-connection-schedule.json' with { type: 'json' };
+import publicConnectionTagSchema from '../../schemas/server/public-connection-tag.json' with { type: 'json' };
 import publicConnectionSchema from '../../schemas/server/public-connection.json' with { type: 'json' };
+import publicDefinitionCreateRequestSchema from '../../schemas/server/public-definition-create-request.json' with { type: 'json' };
+import publicDefinitionListSchema from '../../schemas/server/public-definition-list.json' with { type: 'json' };
+import publicDefinitionUpdateRequestSchema from '../../schemas/server/public-definition-update-request.json' with { type: 'json' };
+import publicDefinitionSchema from '../../schemas/server/public-definition.json' with { type: 'json' };
 import publicDestinationConfigurationSchema from '../../schemas/server/public-destination-configuration.json' with { type: 'json' };
 import publicDestinationCreateRequestSchema from '../../schemas/server/public-destination-create-request.json' with { type: 'json' };
 import publicDestinationListSchema from '../../schemas/server/public-destination-list.json' with { type: 'json' };
@@ -85,7 +90,9 @@ import publicOauthCredentialsRequestSchema from '../../schemas/server/public-oau
 import publicOrganizationListSchema from '../../schemas/server/public-organization-list.json' with { type: 'json' };
 import publicOrganizationSchema from '../../schemas/server/public-organization.json' with { type: 'json' };
 import publicPageQuerySchema from '../../schemas/server/public-page-query.json' with { type: 'json' };
+import publicResourceAllocationSchema from '../../schemas/server/public-resource-allocation.json' with { type: 'json' };
 import publicResourceListQuerySchema from '../../schemas/server/public-resource-list-query.json' with { type: 'json' };
+import publicResourceRequirementsSchema from '../../schemas/server/public-resource-requirements.json' with { type: 'json' };
 import publicSourceConfigurationSchema from '../../schemas/server/public-source-configuration.json' with { type: 'json' };
 import publicSourceCreateRequestSchema from '../../schemas/server/public-source-create-request.json' with { type: 'json' };
 import publicSourceListSchema from '../../schemas/server/public-source-list.json' with { type: 'json' };
@@ -94,6 +101,14 @@ import publicSourcePutRequestSchema from '../../schemas/server/public-source-put
 import publicSourceSchema from '../../schemas/server/public-source.json' with { type: 'json' };
 import publicStreamConfigurationSchema from '../../schemas/server/public-stream-configuration.json' with { type: 'json' };
 import publicStreamConfigurationsSchema from '../../schemas/server/public-stream-configurations.json' with { type: 'json' };
+import publicStreamPropertiesQuerySchema from '../../schemas/server/public-stream-properties-query.json' with { type: 'json' };
+import publicStreamPropertiesSchema from '../../schemas/server/public-stream-properties.json' with { type: 'json' };
+import publicStreamPropertySchema from '../../schemas/server/public-stream-property.json' with { type: 'json' };
+import publicTagCreateRequestSchema from '../../schemas/server/public-tag-create-request.json' with { type: 'json' };
+import publicTagListQuerySchema from '../../schemas/server/public-tag-list-query.json' with { type: 'json' };
+import publicTagListSchema from '../../schemas/server/public-tag-list.json' with { type: 'json' };
+import publicTagPatchRequestSchema from '../../schemas/server/public-tag-patch-request.json' with { type: 'json' };
+import publicTagSchema from '../../schemas/server/public-tag.json' with { type: 'json' };
 import publicTokenRequestSchema from '../../schemas/server/public-token-request.json' with { type: 'json' };
 import publicTokenResponseSchema from '../../schemas/server/public-token-response.json' with { type: 'json' };
 import publicWorkspaceCreateRequestSchema from '../../schemas/server/public-workspace-create-request.json' with { type: 'json' };
@@ -185,6 +200,10 @@ export type EmbeddedSourceUpdateRequest = {
     [k: string]: unknown;
   };
 };
+/**
+ * The streams a source offers (StreamPropertiesResponse): a bare array, as the official description has it.
+ */
+export type PublicStreamProperties = PublicStreamProperty[];
 /**
  * Claims every token this server verifies must carry, by kind (token_use). A correctly signed token whose claims do not match is refused like a forged one.
  */
@@ -286,7 +305,12 @@ export interface ServerSchemas {
   "public-connection-patch-request.json": PublicConnectionPatchRequest;
   "public-connection-schedule-response.json": PublicConnectionScheduleResponse;
   "public-connection-schedule.json": PublicConnectionSchedule;
+  "public-connection-tag.json": PublicConnectionTag;
   "public-connection.json": PublicConnection;
+  "public-definition-create-request.json": PublicDefinitionCreateRequest;
+  "public-definition-list.json": PublicDefinitionList;
+  "public-definition-update-request.json": PublicDefinitionUpdateRequest;
+  "public-definition.json": PublicDefinition;
   "public-destination-configuration.json": PublicDestinationConfiguration;
   "public-destination-create-request.json": PublicDestinationCreateRequest;
   "public-destination-list.json": PublicDestinationList;
@@ -306,7 +330,9 @@ export interface ServerSchemas {
   "public-organization-list.json": PublicOrganizationList;
   "public-organization.json": PublicOrganization;
   "public-page-query.json": PublicPageQuery;
+  "public-resource-allocation.json": PublicResourceAllocation;
   "public-resource-list-query.json": PublicResourceListQuery;
+  "public-resource-requirements.json": PublicResourceRequirements;
   "public-source-configuration.json": PublicSourceConfiguration;
   "public-source-create-request.json": PublicSourceCreateRequest;
   "public-source-list.json": PublicSourceList;
@@ -315,6 +341,14 @@ export interface ServerSchemas {
   "public-source.json": PublicSource;
   "public-stream-configuration.json": PublicStreamConfiguration;
   "public-stream-configurations.json": PublicStreamConfigurations;
+  "public-stream-properties-query.json": PublicStreamPropertiesQuery;
+  "public-stream-properties.json": PublicStreamProperties;
+  "public-stream-property.json": PublicStreamProperty;
+  "public-tag-create-request.json": PublicTagCreateRequest;
+  "public-tag-list-query.json": PublicTagListQuery;
+  "public-tag-list.json": PublicTagList;
+  "public-tag-patch-request.json": PublicTagPatchRequest;
+  "public-tag.json": PublicTag;
   "public-token-request.json": PublicTokenRequest;
   "public-token-response.json": PublicTokenResponse;
   "public-workspace-create-request.json": PublicWorkspaceCreateRequest;
@@ -1011,11 +1045,11 @@ export interface ConfigWebBackendConnectionUpdate {
    */
   operations?: {}[] | null;
   /**
-   * Tags are not supported: empty or null only
+   * The tags the connection carries from now on, by tagId (null: unchanged), as the public API's PATCH takes them
    *
-   * @maxItems 0
+   * @maxItems 100
    */
-  tags?: {}[] | null;
+  tags?: PublicConnectionTag[] | null;
   /**
    * Ignored
    */
@@ -1052,6 +1086,27 @@ export interface ConfigWebBackendConnectionUpdate {
    * Ignored
    */
   onDemandEnabled?: boolean;
+}
+/**
+ * A tag a connection carries (Tag). In a request only tagId counts: it must be a tag of the connection's workspace; answers give the tag as stored.
+ */
+export interface PublicConnectionTag {
+  /**
+   * The tag
+   */
+  tagId: string;
+  /**
+   * Its workspace: the connection's
+   */
+  workspaceId: string;
+  /**
+   * Its name (answers: as stored)
+   */
+  name: string;
+  /**
+   * Its color (answers: as stored)
+   */
+  color: string;
 }
 /**
  * A connection as the config API's WebBackendConnectionRead gives it: its settings, its sync catalog, its two ends (secrets masked), and its latest job.
@@ -1167,11 +1222,9 @@ export interface ConfigWebBackendConnection {
   sourceActorDefinitionVersion: ConfigActorDefinitionVersion;
   destinationActorDefinitionVersion: ConfigActorDefinitionVersion;
   /**
-   * Always empty: tags are not supported
-   *
-   * @maxItems 0
+   * The tags the connection carries, by name
    */
-  tags: {}[];
+  tags: PublicConnectionTag[];
   /**
    * Always false
    */
@@ -1973,11 +2026,11 @@ export interface PublicConnectionCreateRequest {
    */
   status?: "active" | "inactive";
   /**
-   * Tags are not supported: an empty list only
+   * The tags it carries (each a tag of its workspace, by tagId); a PATCH with tags replaces them
    *
-   * @maxItems 0
+   * @maxItems 100
    */
-  tags?: {}[];
+  tags?: PublicConnectionTag[];
 }
 /**
  * The streams a connection syncs (none given, or an empty list: every stream of its source, each in its default mode).
@@ -2019,6 +2072,41 @@ export interface PublicStreamConfiguration {
    * The stream's primary key, a path per field (fixed by the stream: one given must be it)
    */
   primaryKey?: string[][];
+  /**
+   * The fields synced (none given: all); each once, top-level, and with the primary key (deduplicated modes) and the cursor field (incremental modes)
+   *
+   * @maxItems 1000
+   */
+  selectedFields?: {
+    /**
+     * The field: a path of one, a top-level field (nested selection is not supported)
+     *
+     * @maxItems 16
+     */
+    fieldPath?: string[];
+  }[];
+  /**
+   * Taken, no effect: this server's streams have no namespace
+   */
+  namespace?: string;
+  /**
+   * Taken, no effect: for data activation destinations, which this server has none of
+   */
+  destinationObjectName?: string;
+  /**
+   * Taken, no effect: files are synced as their metadata's records
+   */
+  includeFiles?: boolean;
+  /**
+   * Empty only: mappers are not supported (a mapper given is a 400, never skipped silently)
+   *
+   * @maxItems 100
+   */
+  mappers?: {
+    id?: string;
+    type: string;
+    mapperConfiguration: {};
+  }[];
 }
 /**
  * When a connection syncs: only when asked (manual), or on a cron expression (Quartz or 5-field cron, optionally followed by a time zone, e.g. "0 0 12 * * ? UTC").
@@ -2072,9 +2160,9 @@ export interface PublicConnection {
    */
   workspaceId: string;
   /**
-   * Whether its schedule runs
+   * Whether its schedule runs; deprecated: deleted (only includeDeleted lists it)
    */
-  status: "active" | "inactive";
+  status: "active" | "inactive" | "deprecated";
   schedule: PublicConnectionScheduleResponse;
   /**
    * As given
@@ -2098,11 +2186,9 @@ export interface PublicConnection {
    */
   createdAt: number;
   /**
-   * Always empty: tags are not supported
-   *
-   * @maxItems 0
+   * The tags it carries, by name
    */
-  tags: {}[];
+  tags: PublicConnectionTag[];
 }
 /**
  * A connection's schedule: manual, or cron with its expression.
@@ -2152,11 +2238,87 @@ export interface PublicConnectionPatchRequest {
    */
   status?: "active" | "inactive";
   /**
-   * Tags are not supported: an empty list only
+   * The tags it carries (each a tag of its workspace, by tagId); a PATCH with tags replaces them
    *
-   * @maxItems 0
+   * @maxItems 100
    */
-  tags?: {}[];
+  tags?: PublicConnectionTag[];
+}
+/**
+ * A custom definition naming a Docker image: kept and listed, though this server runs no containers (a source or destination of it is refused).
+ */
+export interface PublicDefinitionCreateRequest {
+  /**
+   * Its name
+   */
+  name: string;
+  /**
+   * The image's repository
+   */
+  dockerRepository: string;
+  /**
+   * The image's tag
+   */
+  dockerImageTag: string;
+  /**
+   * Where its documentation is
+   */
+  documentationUrl?: string;
+}
+/**
+ * A workspace's definitions (DefinitionsResponse), all of them: the official operation takes no paging.
+ */
+export interface PublicDefinitionList {
+  /**
+   * The definitions
+   */
+  data: PublicDefinition[];
+  /**
+   * Never given: one page holds them all
+   */
+  next?: string;
+  /**
+   * Never given
+   */
+  previous?: string;
+}
+/**
+ * A source or destination definition (DefinitionResponse): a type this server runs, a workspace's declarative definition, or a custom one naming a Docker image.
+ */
+export interface PublicDefinition {
+  /**
+   * Definition id (a source's or destination's definitionId)
+   */
+  id: string;
+  /**
+   * Its name
+   */
+  name: string;
+  /**
+   * Its image: plugboard/source-<type> (or destination-) for what this server runs, as given for a custom one
+   */
+  dockerRepository: string;
+  /**
+   * Its image tag: the connector's version (else latest), a declarative definition's version, as given for a custom one
+   */
+  dockerImageTag: string;
+  /**
+   * As given (custom definitions)
+   */
+  documentationUrl?: string;
+}
+/**
+ * A custom definition's new name and image tag.
+ */
+export interface PublicDefinitionUpdateRequest {
+  /**
+   * Its name
+   */
+  name: string;
+  /**
+   * The image's tag
+   */
+  dockerImageTag: string;
 }
 /**
  * A destination's configuration: destinationType (sqlite, postgres or duckdb) and that type's fields, checked against its schema (destination-sqlite, destination-postgres, destination-duckdb). Secrets are masked in answers.
@@ -2185,6 +2347,31 @@ export interface PublicDestinationCreateRequest {
    */
   definitionId?: string;
   configuration: PublicDestinationConfiguration;
+  resourceAllocation?: PublicResourceAllocation;
+}
+/**
+ * Resource requirements of the workers that would run a source or destination (ScopedResourceRequirements): taken, no effect, since this server runs no workers apart.
+ */
+export interface PublicResourceAllocation {
+  default?: PublicResourceRequirements;
+  /**
+   * @maxItems 20
+   */
+  jobSpecific?: {
+    jobType: string;
+    resourceRequirements: PublicResourceRequirements;
+  }[];
+}
+/**
+ * Resource requests and limits of a worker (ResourceRequirements), as Kubernetes quantities: taken, no effect.
+ */
+export interface PublicResourceRequirements {
+  cpu_request?: string;
+  cpu_limit?: string;
+  memory_request?: string;
+  memory_limit?: string;
+  ephemeral_storage_request?: string;
+  ephemeral_storage_limit?: string;
 }
 /**
  * A page of destinations; next and previous are the addresses of the neighbouring pages (next absent on the last page).
@@ -2239,6 +2426,7 @@ export interface PublicDestinationPatchRequest {
    */
   name?: string;
   configuration?: PublicDestinationConfiguration;
+  resourceAllocation?: PublicResourceAllocation;
 }
 /**
  * A destination's new name and whole configuration (a masked secret sent back keeps the stored one).
@@ -2249,6 +2437,7 @@ export interface PublicDestinationPutRequest {
    */
   name: string;
   configuration: PublicDestinationConfiguration;
+  resourceAllocation?: PublicResourceAllocation;
 }
 /**
  * A consent to ask the end user for: the source type, the workspace the source will be in, and where the browser goes afterwards.
@@ -2349,7 +2538,10 @@ export interface PublicJobList {
 export interface PublicJob {
   jobId: number;
   status: "pending" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
-  jobType: "sync" | "reset" | "refresh";
+  /**
+   * As the job was asked for (clear and reset run alike)
+   */
+  jobType: "sync" | "reset" | "clear" | "refresh";
   /**
    * When the job was created (ISO-8601)
    */
@@ -2477,7 +2669,7 @@ export interface PublicPageQuery {
   [k: string]: unknown;
 }
 /**
- * Paging of a list of sources, destinations or connections, and the workspaces to narrow it to (repeated or comma-separated).
+ * Paging of a list of sources, destinations or connections, the workspaces to narrow it to (repeated or comma-separated), and whether deleted ones are listed too.
  */
 export interface PublicResourceListQuery {
   /**
@@ -2493,7 +2685,7 @@ export interface PublicResourceListQuery {
    */
   workspaceIds?: string;
   /**
-   * Deleted resources are gone: false and true answer the same
+   * true: deleted ones too, as they were when deleted (default false)
    */
   includeDeleted?: "true" | "false";
   [k: string]: unknown;
@@ -2529,6 +2721,7 @@ export interface PublicSourceCreateRequest {
    * A secret an OAuth consent granted (initiateOAuth's redirect): its credentials go into the configuration, in the type's shape; single-use
    */
   secretId?: string;
+  resourceAllocation?: PublicResourceAllocation;
 }
 /**
  * A page of sources; next and previous are the addresses of the neighbouring pages (next absent on the last page).
@@ -2591,6 +2784,7 @@ export interface PublicSourcePatchRequest {
    * A secret an OAuth consent granted: its credentials replace the configuration's, in the type's shape; single-use
    */
   secretId?: string;
+  resourceAllocation?: PublicResourceAllocation;
 }
 /**
  * A source's new name and whole configuration (a masked secret sent back keeps the stored one).
@@ -2601,6 +2795,124 @@ export interface PublicSourcePutRequest {
    */
   name: string;
   configuration: PublicSourceConfiguration;
+  resourceAllocation?: PublicResourceAllocation;
+}
+/**
+ * The source whose streams to describe, and optionally the destination they would go to.
+ */
+export interface PublicStreamPropertiesQuery {
+  /**
+   * The source (required)
+   */
+  sourceId: string;
+  /**
+   * A destination of the organization (its modes are the stream's: every destination here writes them all)
+   */
+  destinationId?: string;
+  /**
+   * Taken, no effect: a source's streams are its connector's, never a cached discovery
+   */
+  ignoreCache?: "true" | "false";
+  [k: string]: unknown;
+}
+/**
+ * One stream a source offers (StreamProperties): how it may be synced, its cursor, key and fields.
+ */
+export interface PublicStreamProperty {
+  /**
+   * The stream
+   */
+  streamName: string;
+  /**
+   * The sync modes the stream supports (every destination here writes them all)
+   */
+  syncModes: ("full_refresh_overwrite" | "incremental_append" | "incremental_deduped_history")[];
+  /**
+   * Its cursor field; empty when it has none
+   */
+  defaultCursorField: string[];
+  /**
+   * Whether the source fixes the cursor (every incremental stream: it does)
+   */
+  sourceDefinedCursorField: boolean;
+  /**
+   * Its primary key, a path per field
+   */
+  sourceDefinedPrimaryKey: string[][];
+  /**
+   * Its top-level fields (its table's columns), each a path of one: what selectedFields may name
+   */
+  propertyFields: string[][];
+}
+/**
+ * A new tag in one of the organization's workspaces (at most 100 a workspace).
+ */
+export interface PublicTagCreateRequest {
+  /**
+   * Its name, unique in the workspace, at most 30 characters
+   */
+  name: string;
+  /**
+   * A hexadecimal color, RRGGBB without #
+   */
+  color: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+}
+/**
+ * The workspaces whose tags to list (repeated or comma-separated; none: every workspace of the organization).
+ */
+export interface PublicTagListQuery {
+  /**
+   * Workspace ids, comma-separated or the parameter repeated
+   */
+  workspaceIds?: string;
+  [k: string]: unknown;
+}
+/**
+ * Tags (TagsResponse): every one of the workspaces asked for, unpaged (a workspace has at most 100).
+ */
+export interface PublicTagList {
+  /**
+   * The tags, oldest first
+   */
+  data: PublicTag[];
+}
+/**
+ * A tag of a workspace (TagResponse): connections carry it.
+ */
+export interface PublicTag {
+  /**
+   * Tag id
+   */
+  tagId: string;
+  /**
+   * Its name, unique in the workspace
+   */
+  name: string;
+  /**
+   * A hexadecimal color (RRGGBB, no #)
+   */
+  color: string;
+  /**
+   * Its workspace
+   */
+  workspaceId: string;
+}
+/**
+ * A tag's new name and color (both, as the official description asks).
+ */
+export interface PublicTagPatchRequest {
+  /**
+   * Its name, unique in the workspace, at most 30 characters
+   */
+  name: string;
+  /**
+   * A hexadecimal color, RRGGBB without #
+   */
+  color: string;
 }
 /**
  * The public cloud API's token request: application credentials, as JSON or form-encoded, with grant_type client_credentials (also spelled grant-type, or left out).
@@ -3246,7 +3558,12 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-connection-patch-request.json': publicConnectionPatchRequestSchema,
   'public-connection-schedule-response.json': publicConnectionScheduleResponseSchema,
   'public-connection-schedule.json': publicConnectionScheduleSchema,
+  'public-connection-tag.json': publicConnectionTagSchema,
   'public-connection.json': publicConnectionSchema,
+  'public-definition-create-request.json': publicDefinitionCreateRequestSchema,
+  'public-definition-list.json': publicDefinitionListSchema,
+  'public-definition-update-request.json': publicDefinitionUpdateRequestSchema,
+  'public-definition.json': publicDefinitionSchema,
   'public-destination-configuration.json': publicDestinationConfigurationSchema,
   'public-destination-create-request.json': publicDestinationCreateRequestSchema,
   'public-destination-list.json': publicDestinationListSchema,
@@ -3266,7 +3583,9 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-organization-list.json': publicOrganizationListSchema,
   'public-organization.json': publicOrganizationSchema,
   'public-page-query.json': publicPageQuerySchema,
+  'public-resource-allocation.json': publicResourceAllocationSchema,
   'public-resource-list-query.json': publicResourceListQuerySchema,
+  'public-resource-requirements.json': publicResourceRequirementsSchema,
   'public-source-configuration.json': publicSourceConfigurationSchema,
   'public-source-create-request.json': publicSourceCreateRequestSchema,
   'public-source-list.json': publicSourceListSchema,
@@ -3275,6 +3594,14 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-source.json': publicSourceSchema,
   'public-stream-configuration.json': publicStreamConfigurationSchema,
   'public-stream-configurations.json': publicStreamConfigurationsSchema,
+  'public-stream-properties-query.json': publicStreamPropertiesQuerySchema,
+  'public-stream-properties.json': publicStreamPropertiesSchema,
+  'public-stream-property.json': publicStreamPropertySchema,
+  'public-tag-create-request.json': publicTagCreateRequestSchema,
+  'public-tag-list-query.json': publicTagListQuerySchema,
+  'public-tag-list.json': publicTagListSchema,
+  'public-tag-patch-request.json': publicTagPatchRequestSchema,
+  'public-tag.json': publicTagSchema,
   'public-token-request.json': publicTokenRequestSchema,
   'public-token-response.json': publicTokenResponseSchema,
   'public-workspace-create-request.json': publicWorkspaceCreateRequestSchema,

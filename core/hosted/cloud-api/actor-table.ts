@@ -1,6 +1,7 @@
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import type { EncryptedValue } from '../../stores/types.ts';
-import { placeholders, updateColumns } from './sql-columns.ts';
+import { type ResourceFilter, resourceWhere } from './resource-filter.ts';
+import { updateColumns } from './sql-columns.ts';
 
 /** A stored source or destination: its configuration sealed (see ConfigurationVault). */
 export interface ActorRow {
@@ -22,12 +23,6 @@ interface Row extends Omit<ActorRow, 'configuration' | 'created_at'> {
   ciphertext: string;
   /** PostgreSQL answers a BIGINT as a string. */
   created_at: number | string;
-}
-
-export interface ActorListFilter {
-  workspaceIds?: string[];
-  limit: number;
-  offset: number;
 }
 
 /**
@@ -65,14 +60,19 @@ export class ActorTable {
   }
 
   /** One more row than the page when one follows (the caller tells `more` from it). */
-  async list(organizationId: string, filter: ActorListFilter): Promise<ActorRow[]> {
-    const ids = filter.workspaceIds ?? [];
-    const rows = await this.driver.all<Row>(
-      `SELECT * FROM ${this.table} WHERE organization_id = ?${ids.length > 0 ? ` AND workspace_id IN (${placeholders(ids)})` : ''}
-       ORDER BY created_at, id LIMIT ? OFFSET ?`,
-      [organizationId, ...ids, filter.limit, filter.offset],
-    );
+  async list(organizationId: string, filter: Omit<ResourceFilter, 'tagIds'>): Promise<ActorRow[]> {
+    const where = resourceWhere(organizationId, filter);
+    const rows = await this.driver.all<Row>(`SELECT * FROM ${this.table} WHERE ${where.sql} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
+      ...where.params,
+      filter.limit,
+      filter.offset,
+    ]);
     return rows.map(toActorRow);
+  }
+
+  /** The ids of the rows of a type (a declarative definition's sources). */
+  async idsOfType(type: string): Promise<string[]> {
+    return (await this.driver.all<{ id: string }>(`SELECT id FROM ${this.table} WHERE type = ? ORDER BY created_at, id`, [type])).map((row) => row.id);
   }
 
   /** False when the row is gone. */
@@ -85,14 +85,18 @@ export class ActorTable {
     });
   }
 
-  /** The connections ids removed with it; false `deleted` when the row was already gone. */
-  delete(id: string): Promise<{ deleted: boolean; connectionIds: string[] }> {
+  /**
+   * The connections ids removed with it; false `deleted` when the row was already gone. `bury` runs
+   * in the same transaction (the tombstones of it and of its connections).
+   */
+  delete(id: string, bury: (tx: SqlDriver) => Promise<void>): Promise<{ deleted: boolean; connectionIds: string[] }> {
     return this.driver.transaction(async (tx) => {
       const connections = await tx.all<{ id: string }>(`SELECT id FROM cloud_connections WHERE ${this.connectionColumn} = ?`, [id]);
       await tx.run(`DELETE FROM cloud_connections WHERE ${this.connectionColumn} = ?`, [id]);
       const { changes } = await tx.run(`DELETE FROM ${this.table} WHERE id = ?`, [id]);
       // A source's renewed OAuth tokens go with it (a destination has none).
       if (this.table === 'cloud_sources') await tx.run('DELETE FROM oauth_tokens WHERE credential_key = ?', [`source:${id}`]);
+      if (changes > 0) await bury(tx);
       return { deleted: changes > 0, connectionIds: connections.map((row) => row.id) };
     });
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { invalidField, NotFoundError } from '../../errors.ts';
+import type { SqlDriver } from '../../stores/sql-driver.ts';
 import type { Store } from '../../stores/types.ts';
 import type { ActorKind, ActorKinds, Endpoint, Loc } from './actor-kind.ts';
 import type { ActorRow, ActorTable } from './actor-table.ts';
@@ -167,12 +168,16 @@ export class ConfiguredActors<K extends ActorKind> {
     await this.table.update(actor.id, { configuration: this.vault.seal(this.typed(actor.kind, renewed)) });
   }
 
-  /** Deletes it and the connections using it (answered: their ids). */
-  async delete(organizationId: string, id: string): Promise<string[]> {
-    const actor = await this.get(organizationId, id);
-    const { deleted, connectionIds } = await this.table.delete(actor.id);
-    if (!deleted) throw this.notFound(id);
+  /** Deletes it and the connections using it (answered: their ids); `bury` runs in the same transaction. */
+  async delete(actor: ConfiguredActor<K>, bury: (tx: SqlDriver) => Promise<void>): Promise<string[]> {
+    const { deleted, connectionIds } = await this.table.delete(actor.id, bury);
+    if (!deleted) throw this.notFound(actor.id);
     return connectionIds;
+  }
+
+  /** The ids of its kind's stored ones (a declarative definition's sources, deleted with it). */
+  idsOfType(type: string): Promise<string[]> {
+    return this.table.idsOfType(type);
   }
 
   /** The configuration as answers show it. */

@@ -5,19 +5,38 @@ import type { SelectedStream } from '../sync/sync-target.ts';
 import type { PublicStreamConfiguration } from '../types.generated.ts';
 import type { Loc } from './actor-kind.ts';
 
-type Available = Pick<SyncStreamSpec, 'name' | 'supportedSyncModes' | 'primaryKey' | 'cursorField'>;
+type Available = Pick<SyncStreamSpec, 'name' | 'supportedSyncModes' | 'primaryKey' | 'cursorField' | 'columns'>;
+
+/**
+ * A stream as a connection keeps it: how it is synced, and the top-level fields selected when only
+ * some are (`selectedFields`; answered as given, see docs/public-api.md on what syncs make of it).
+ */
+export interface ConnectionStream extends SelectedStream {
+  selectedFields?: string[];
+}
 
 /** Deduplicated by key where the stream can be, as Airbyte's default is for incremental streams. */
 export function defaultMode(stream: Available): SelectedStream['syncMode'] {
   return stream.supportedSyncModes.includes('incremental_deduped_history') ? 'incremental_deduped_history' : stream.supportedSyncModes[0]!;
 }
 
+/** Whether the stream is read incrementally in some mode: its cursor (a field, or a change feed's token) is then the source's. */
+export function sourceDefinedCursor(stream: Pick<SyncStreamSpec, 'supportedSyncModes'>): boolean {
+  return stream.supportedSyncModes.some((mode) => mode !== 'full_refresh_overwrite');
+}
+
+/** A stream's cursor field and primary key as the public API gives them: paths (of one field each here). */
+export function streamKeys(stream: Pick<SyncStreamSpec, 'cursorField' | 'primaryKey'>): { cursorField: string[]; primaryKey: string[][] } {
+  return { cursorField: stream.cursorField === undefined ? [] : [stream.cursorField], primaryKey: stream.primaryKey.map((field) => [field]) };
+}
+
 /**
  * The streams a connection syncs, from its `configurations.streams`: each one of the source's
  * streams, once, in a mode it supports (its default when none is given); a cursor field or primary
- * key given must be the stream's own, since the connector fixes them. None given: every stream.
+ * key given must be the stream's own, since the connector fixes them; selected fields as Airbyte
+ * takes them (see selectedFieldsOf). No mapper: none would run. None given: every stream.
  */
-export function selectStreams(available: readonly Available[], given: readonly PublicStreamConfiguration[] | undefined, loc: Loc): SelectedStream[] {
+export function selectStreams(available: readonly Available[], given: readonly PublicStreamConfiguration[] | undefined, loc: Loc): ConnectionStream[] {
   if (!given || given.length === 0) return available.map((stream) => ({ name: stream.name, syncMode: defaultMode(stream) }));
   const names = available.map((stream) => stream.name).join(', ');
   const seen = new Set<string>();
@@ -42,23 +61,70 @@ export function selectStreams(available: readonly Available[], given: readonly P
     if (entry.primaryKey !== undefined && !isDeepStrictEqual(entry.primaryKey, fixed.primaryKey)) {
       throw invalidField([...at, 'primaryKey'], `stream "${stream.name}"'s primary key is ${JSON.stringify(fixed.primaryKey)}`, 'value_error.primary_key');
     }
-    return { name: stream.name, syncMode };
+    if (entry.mappers !== undefined && entry.mappers.length > 0) {
+      throw invalidField(
+        [...at, 'mappers'],
+        'mappers are not supported: records are written as the source reads them (a hashing or encryption mapper would be skipped)',
+        'value_error.mappers_unsupported',
+      );
+    }
+    const selectedFields = entry.selectedFields === undefined ? undefined : selectedFieldsOf(stream, syncMode, entry.selectedFields, [...at, 'selectedFields']);
+    return { name: stream.name, syncMode, ...(selectedFields ? { selectedFields } : {}) };
   });
 }
 
-/** The selected streams as answers give them: with their cursor field and primary key (a stream no longer offered: its name and mode). */
-export function streamsAnswer(available: readonly Available[], selected: readonly SelectedStream[]): PublicStreamConfiguration[] {
+/**
+ * A stream's selected fields, by Airbyte's rules (its public API's validateFieldSelection): at least
+ * one, each a top-level field of the stream, once; the primary key among them in a deduplicated
+ * mode, the cursor field in an incremental one.
+ */
+function selectedFieldsOf(
+  stream: Available,
+  syncMode: SelectedStream['syncMode'],
+  given: NonNullable<PublicStreamConfiguration['selectedFields']>,
+  loc: Loc,
+): string[] {
+  const fields = stream.columns.map((column) => column.name);
+  if (given.length === 0)
+    throw invalidField(loc, `select at least one field of stream "${stream.name}"; its fields: ${fields.join(', ')}`, 'value_error.no_field_selected');
+  const names = given.map((field, i) => {
+    const path = field.fieldPath ?? [];
+    if (path.length !== 1)
+      throw invalidField([...loc, i, 'fieldPath'], 'a path of one field: nested field selection is not supported', 'value_error.nested_field');
+    if (!fields.includes(path[0]!))
+      throw invalidField(
+        [...loc, i, 'fieldPath'],
+        `no field "${path[0]}" in stream "${stream.name}"; its fields: ${fields.join(', ')}`,
+        'value_error.unknown_field',
+      );
+    if (given.findIndex((other) => other.fieldPath?.[0] === path[0]) !== i)
+      throw invalidField([...loc, i, 'fieldPath'], `field "${path[0]}" is selected twice`, 'value_error.duplicate_field');
+    return path[0]!;
+  });
+  const required = [
+    ...(syncMode === 'incremental_deduped_history' ? stream.primaryKey : []),
+    ...(syncMode !== 'full_refresh_overwrite' && stream.cursorField ? [stream.cursorField] : []),
+  ];
+  const left = required.filter((field) => !names.includes(field));
+  if (left.length > 0) {
+    throw invalidField(
+      loc,
+      `stream "${stream.name}" in ${syncMode} needs its primary key and cursor fields selected: ${left.join(', ')}`,
+      'value_error.key_field_not_selected',
+    );
+  }
+  return names;
+}
+
+/** The selected streams as answers give them: with their cursor field, primary key and selected fields (a stream no longer offered: its name and mode). */
+export function streamsAnswer(available: readonly Available[], selected: readonly ConnectionStream[]): PublicStreamConfiguration[] {
   return selected.map((chosen) => {
     const stream = available.find((candidate) => candidate.name === chosen.name);
-    return stream ? streamAnswer(stream, chosen.syncMode) : { name: chosen.name, syncMode: chosen.syncMode };
+    const answer = stream ? streamAnswer(stream, chosen.syncMode) : { name: chosen.name, syncMode: chosen.syncMode };
+    return chosen.selectedFields ? { ...answer, selectedFields: chosen.selectedFields.map((field) => ({ fieldPath: [field] })) } : answer;
   });
 }
 
-function streamAnswer(stream: Available, syncMode: SelectedStream['syncMode']): Required<PublicStreamConfiguration> {
-  return {
-    name: stream.name,
-    syncMode,
-    cursorField: stream.cursorField ? [stream.cursorField] : [],
-    primaryKey: stream.primaryKey.map((field) => [field]),
-  };
+function streamAnswer(stream: Available, syncMode: SelectedStream['syncMode']): PublicStreamConfiguration & ReturnType<typeof streamKeys> {
+  return { name: stream.name, syncMode, ...streamKeys(stream) };
 }

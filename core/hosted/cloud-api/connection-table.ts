@@ -1,8 +1,9 @@
 import type { SqlDriver } from '../../stores/sql-driver.ts';
-import type { SelectedStream } from '../sync/sync-target.ts';
 import type { PublicConnection } from '../types.generated.ts';
 import type { ConnectionSchedule } from './connection-schedule.ts';
-import { placeholders, updateColumns } from './sql-columns.ts';
+import type { ConnectionStream } from './connection-streams.ts';
+import { type ResourceFilter, resourceWhere } from './resource-filter.ts';
+import { updateColumns } from './sql-columns.ts';
 
 /** A stored connection. Times are epoch milliseconds. */
 export interface ConnectionRecord {
@@ -15,7 +16,7 @@ export interface ConnectionRecord {
   status: 'active' | 'inactive';
   schedule: ConnectionSchedule;
   prefix: string;
-  streams: SelectedStream[];
+  streams: ConnectionStream[];
   namespaceDefinition: PublicConnection['namespaceDefinition'];
   namespaceFormat: string | null;
   nonBreakingChanges: PublicConnection['nonBreakingSchemaUpdatesBehavior'];
@@ -79,14 +80,19 @@ export class ConnectionTable {
   }
 
   /** One more row than the page when one follows (the caller tells `more` from it). */
-  async list(organizationId: string, filter: { workspaceIds?: string[]; limit: number; offset: number }): Promise<ConnectionRecord[]> {
-    const ids = filter.workspaceIds ?? [];
-    const rows = await this.driver.all<Row>(
-      `SELECT * FROM cloud_connections WHERE organization_id = ?${ids.length > 0 ? ` AND workspace_id IN (${placeholders(ids)})` : ''}
-       ORDER BY created_at, id LIMIT ? OFFSET ?`,
-      [organizationId, ...ids, filter.limit, filter.offset],
-    );
+  async list(organizationId: string, filter: ResourceFilter): Promise<ConnectionRecord[]> {
+    const where = resourceWhere(organizationId, filter);
+    const rows = await this.driver.all<Row>(`SELECT * FROM cloud_connections WHERE ${where.sql} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
+      ...where.params,
+      filter.limit,
+      filter.offset,
+    ]);
     return rows.map(toRecord);
+  }
+
+  /** The connections whose source (`source_id`) or destination (`destination_id`) that is. */
+  async using(column: 'source_id' | 'destination_id', actorId: string): Promise<ConnectionRecord[]> {
+    return (await this.driver.all<Row>(`SELECT * FROM cloud_connections WHERE ${column} = ? ORDER BY created_at, id`, [actorId])).map(toRecord);
   }
 
   /** False when the row is gone. */
@@ -105,8 +111,13 @@ export class ConnectionTable {
     });
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await this.driver.run('DELETE FROM cloud_connections WHERE id = ?', [id])).changes > 0;
+  /** `bury` runs in the deleting transaction (the connection's tombstone). False when the row was already gone. */
+  delete(id: string, bury: (tx: SqlDriver) => Promise<void>): Promise<boolean> {
+    return this.driver.transaction(async (tx) => {
+      const { changes } = await tx.run('DELETE FROM cloud_connections WHERE id = ?', [id]);
+      if (changes > 0) await bury(tx);
+      return changes > 0;
+    });
   }
 }
 
@@ -121,7 +132,7 @@ function toRecord(row: Row): ConnectionRecord {
     status: row.status,
     schedule: JSON.parse(row.schedule) as ConnectionSchedule,
     prefix: row.prefix,
-    streams: JSON.parse(row.streams) as SelectedStream[],
+    streams: JSON.parse(row.streams) as ConnectionStream[],
     namespaceDefinition: row.namespace_definition,
     namespaceFormat: row.namespace_format,
     nonBreakingChanges: row.non_breaking_changes,

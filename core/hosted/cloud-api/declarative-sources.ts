@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, invalidField, NotFoundError, ValidationError } from '../../errors.ts';
 import type { EgressPolicy } from '../../security/egress/egress-policy.ts';
+import type { SqlDriver } from '../../stores/sql-driver.ts';
 import type { Store } from '../../stores/types.ts';
 import type { DeclarativeSourceDefinition, DeclarativeSourceDefinitionCreateRequest, DeclarativeSourceDefinitionUpdateRequest } from '../types.generated.ts';
 import { airbyteManifestIssues } from './airbyte-manifest.ts';
@@ -11,8 +12,15 @@ import type { DeclarativeSourceTypes } from './declarative-source-types.ts';
 import { type DeclarativeRow, type DeclarativeTable, DeclarativeTypeTakenError } from './declarative-table.ts';
 import { workspaceOf } from './organization-workspaces.ts';
 import type { PublicPage } from './public-workspaces.ts';
+import type { Tombstone } from './tombstone-table.ts';
 
 const MANIFEST = ['body', 'manifest'];
+
+/** What stays of the sources (and their connections) a definition takes with it when it is deleted. */
+export interface DeletedSources {
+  tombstonesOfType(sourceType: string): Promise<Tombstone[]>;
+  bury(tx: SqlDriver, tombstones: readonly Tombstone[], deletedAt: number): Promise<void>;
+}
 
 /**
  * A workspace's custom declarative source definitions through the public cloud API: an Airbyte
@@ -29,6 +37,7 @@ export class PublicDeclarativeSources {
     private readonly sourceTypes: () => string[],
     /** Where a manifest's `defaultBaseUrl` may point. */
     private readonly egress: EgressPolicy,
+    private readonly deleted: DeletedSources,
   ) {}
 
   async list(organizationId: string, workspaceId: string, page: { limit: number; offset: number }): Promise<PublicPage<DeclarativeSourceDefinition>> {
@@ -79,10 +88,12 @@ export class PublicDeclarativeSources {
     return toPublic(row);
   }
 
-  /** Deletes it and, as Airbyte does, its sources and their connections; answers it as it was. */
+  /** Deletes it and, as Airbyte does, its sources and their connections (leaving their tombstones); answers it as it was. */
   async delete(organizationId: string, workspaceId: string, id: string): Promise<DeclarativeSourceDefinition> {
     const found = await this.find(organizationId, workspaceId, id);
-    await this.table.deleteWithSources(found.id, declarativeSourceType(found.id));
+    const type = declarativeSourceType(found.id);
+    const tombstones = await this.deleted.tombstonesOfType(type);
+    await this.table.deleteWithSources(found.id, type, (tx) => this.deleted.bury(tx, tombstones, Date.now()));
     this.types.forget(found.id);
     return toPublic(found);
   }

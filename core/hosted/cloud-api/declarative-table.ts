@@ -1,7 +1,8 @@
-import { isUniqueViolation, type SqlDriver } from '../../stores/sql-driver.ts';
+import type { SqlDriver } from '../../stores/sql-driver.ts';
 import { declarativeEndpoint } from './declarative-endpoint.ts';
 import { declarativeSourceType } from './declarative-names.ts';
 import type { Manifest } from './declarative-manifest.ts';
+import { uniqueOr } from './sql-columns.ts';
 
 /** A published declarative source definition. */
 export interface DeclarativeRow {
@@ -114,10 +115,12 @@ export class DeclarativeTable {
 
   /**
    * Deletes the definition and, as Airbyte does, the sources of its `sourceType` and the connections
-   * using them, and its builder project's testing values, in one transaction, sources first.
+   * using them, and its builder project's testing values, in one transaction, sources first; `bury`
+   * runs in it too (their tombstones).
    */
-  deleteWithSources(id: string, sourceType: string): Promise<void> {
+  deleteWithSources(id: string, sourceType: string, bury: (tx: SqlDriver) => Promise<void>): Promise<void> {
     return this.driver.transaction(async (tx) => {
+      await bury(tx);
       await tx.run('DELETE FROM cloud_connections WHERE source_id IN (SELECT id FROM cloud_sources WHERE type = ?)', [sourceType]);
       await tx.run('DELETE FROM cloud_sources WHERE type = ?', [sourceType]);
       await tx.run('DELETE FROM cloud_builder_testing_values WHERE definition_id = ?', [id]);
@@ -126,13 +129,8 @@ export class DeclarativeTable {
   }
 }
 
-async function uniqueType<T>(statement: Promise<T>): Promise<T> {
-  try {
-    return await statement;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new DeclarativeTypeTakenError();
-    throw error;
-  }
+function uniqueType<T>(statement: Promise<T>): Promise<T> {
+  return uniqueOr(statement, () => new DeclarativeTypeTakenError());
 }
 
 function toDeclarativeRow(row: Row): DeclarativeRow {

@@ -7,25 +7,35 @@ import type { HostedConnectors } from '../hosted-connectors.ts';
 import { createHostedOAuth, type HostedOAuth } from '../oauth/hosted-oauth.ts';
 import { ActorTable } from './actor-table.ts';
 import { BuilderProjects } from './builder-projects.ts';
+import { ClearJobs } from './clear-jobs.ts';
 import { ConfigurationVault } from './configuration-vault.ts';
 import { ConfiguredActors } from './configured-actors.ts';
 import { ConnectionStates } from './connection-states.ts';
+import { ConnectionTagTable } from './connection-tag-table.ts';
+import { ConnectionTags } from './connection-tags.ts';
+import { ContainerDefinitionTable } from './container-definition-table.ts';
 import { SourceActors } from './declarative-source-actors.ts';
 import { DeclarativeSourceTypes } from './declarative-source-types.ts';
 import { PublicDeclarativeSources } from './declarative-sources.ts';
 import { DeclarativeTable } from './declarative-table.ts';
-
 import { DestinationKinds } from './destination-kinds.ts';
+import { declarativeDefinitions, typeDefinitions } from './fixed-definitions.ts';
 import type { NetworkGuard } from '../sync/destinations/network-guard.ts';
+import type { ActorSurroundings } from './public-actors.ts';
 import { PublicConnections } from './public-connections.ts';
+import { PublicDefinitions } from './public-definitions.ts';
 import { PublicDestinations } from './public-destinations.ts';
 import { PublicJobs } from './public-jobs.ts';
 import { PublicOrganizations } from './public-organizations.ts';
 import type { SyncJobs } from '../sync/sync-jobs.ts';
 import type { SyncStates } from '../sync/sync-states.ts';
 import { PublicSources } from './public-sources.ts';
+import { PublicTags } from './public-tags.ts';
 import { PublicWorkspaces } from './public-workspaces.ts';
 import { SourceKinds } from './source-kinds.ts';
+import { PublicStreams } from './stream-properties.ts';
+import { TagTable } from './tag-table.ts';
+import { TombstoneTable } from './tombstone-table.ts';
 import { upstreamCheck } from './upstream-check.ts';
 import type { OAuthTokens } from '../oauth/oauth-tokens.ts';
 import { WebBackendConnections } from './web-backend-connections.ts';
@@ -39,6 +49,13 @@ export interface PublicApi {
   connections: PublicConnections;
   jobs: PublicJobs;
   organizations: PublicOrganizations;
+  /** Workspaces' tags, which connections carry. */
+  tags: PublicTags;
+  /** The streams a source offers (the public API's stream properties). */
+  streams: PublicStreams;
+  /** The source and destination definitions of a workspace: the types this server runs, declarative and custom ones. */
+  sourceDefinitions: PublicDefinitions;
+  destinationDefinitions: PublicDefinitions;
   /** The config API's connection states and web backend connections. */
   states: ConnectionStates;
   webBackend: WebBackendConnections;
@@ -80,26 +97,53 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const definitions = new DeclarativeTable(deps.cloudDb);
   const declarativeTypes = new DeclarativeSourceTypes(definitions, deps.runtime, check, deps.upstreams.egress);
   const sourceKinds = new SourceKinds(deps.runtime, check, declarativeTypes);
+  const destinationKinds = new DestinationKinds(deps.dataDir, deps.destinationGuard);
   const sources = new SourceActors(new ActorTable(deps.cloudDb, 'cloud_sources', 'source_id'), sourceKinds, vault, deps.store, definitions, declarativeTypes);
   const destinations = new ConfiguredActors(
     new ActorTable(deps.cloudDb, 'cloud_destinations', 'destination_id'),
-    new DestinationKinds(deps.dataDir, deps.destinationGuard),
+    destinationKinds,
     vault,
     deps.store,
     'destination',
   );
-  const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime, deps.syncStates);
+  const tombstones = new TombstoneTable(deps.cloudDb, vault);
+  const tagTable = new TagTable(deps.cloudDb);
+  const connectionTags = new ConnectionTags(tagTable, new ConnectionTagTable(deps.cloudDb));
+  const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime, deps.syncStates, connectionTags, tombstones);
+  const containers = new ContainerDefinitionTable(deps.cloudDb);
+  const sourceDefinitions = new PublicDefinitions('source', containers, deps.store, async (workspaceId) => [
+    ...typeDefinitions('source', sourceKinds, deps.runtime),
+    ...(await declarativeDefinitions(definitions, workspaceId)),
+  ]);
+  const destinationDefinitions = new PublicDefinitions('destination', containers, deps.store, async () =>
+    typeDefinitions('destination', destinationKinds, deps.runtime),
+  );
+  const surroundings = (column: 'source_id' | 'destination_id', definitionsOfType: PublicDefinitions): ActorSurroundings => ({
+    tombstones,
+    connectionsUsing: (actorId) => connections.tombstonesUsing(column, actorId),
+    refuseContainer: (workspaceId, definitionId) => definitionsOfType.refuseContainer(workspaceId, definitionId),
+  });
   const oauth = createHostedOAuth({ ...deps, sourceKinds, declarativeTypes, definitions });
-  const publicSources = new PublicSources(sources, oauth.secrets);
-  const publicDestinations = new PublicDestinations(destinations);
-  const declarativeSources = new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress);
+  const publicSources = new PublicSources(sources, surroundings('source_id', sourceDefinitions), oauth.secrets);
+  const publicDestinations = new PublicDestinations(destinations, surroundings('destination_id', destinationDefinitions));
+  const declarativeSources = new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress, {
+    tombstonesOfType: (sourceType) => publicSources.tombstonesOfType(sourceType),
+    bury: (tx, buried, deletedAt) => tombstones.bury(tx, buried, deletedAt),
+  });
   return {
     workspaces: new PublicWorkspaces(deps.store, deps.connectors, new WorkspaceResources(deps.cloudDb)),
     sources: publicSources,
     destinations: publicDestinations,
     connections,
-    jobs: new PublicJobs(deps.syncJobs, deps.store, connections, deps.jobAdded, deps.clock),
+    jobs: new PublicJobs(deps.syncJobs, deps.store, connections, deps.jobAdded, new ClearJobs(deps.cloudDb), deps.clock),
     organizations: new PublicOrganizations(deps.store),
+    tags: new PublicTags(tagTable, deps.store),
+    streams: new PublicStreams({
+      streamsOfSource: (organizationId, sourceId) => connections.streamsOfSource(organizationId, sourceId),
+      destinationExists: async (organizationId, destinationId) => void (await destinations.get(organizationId, destinationId)),
+    }),
+    sourceDefinitions,
+    destinationDefinitions,
     states: new ConnectionStates(connections, deps.syncStates, deps.syncJobs),
     webBackend: new WebBackendConnections(connections, publicSources, publicDestinations, deps.syncJobs),
     declarativeSources,

@@ -11,17 +11,23 @@ import type { ConfiguredActor, ConfiguredActors } from './configured-actors.ts';
 import { checkSchedule, nextRunAt } from './connection-schedule.ts';
 import { selectStreams, streamsAnswer } from './connection-streams.ts';
 import { type ConnectionChanges, type ConnectionRecord, ConnectionTable } from './connection-table.ts';
+import type { ConnectionTags } from './connection-tags.ts';
 import type { DestinationKind } from './destination-kinds.ts';
 import { epochSeconds } from './public-actors.ts';
 import type { PublicPage } from './public-workspaces.ts';
+import type { ResourceFilter } from './resource-filter.ts';
 import type { SourceKind } from './source-kinds.ts';
+import type { Tombstone, TombstoneTable } from './tombstone-table.ts';
 
 const STREAMS_LOC = ['body', 'configurations', 'streams'];
+const TAGS_LOC = ['body', 'tags'];
 
 /**
  * Connections through the public cloud API: a source and a destination of one workspace, the source's
- * streams it syncs (each in a mode the stream supports), a table prefix, and a schedule. Scoped to the
- * caller's organization like the rest; the sync engine reads one through `syncTarget`.
+ * streams it syncs (each in a mode the stream supports), a table prefix, a schedule, and the tags of
+ * its workspace it carries. Scoped to the caller's organization like the rest; the sync engine reads
+ * one through `syncTarget`. A deleted one leaves its tombstone (status `deprecated`), which only
+ * `includeDeleted` lists.
  */
 export class PublicConnections {
   private readonly table: ConnectionTable;
@@ -33,14 +39,26 @@ export class PublicConnections {
     private readonly runtime: Runtime,
     /** Forgotten when the prefix changes: the state vouches for tables of the old name. */
     private readonly states: SyncStates,
+    private readonly tags: ConnectionTags,
+    private readonly tombstones: TombstoneTable,
   ) {
     this.table = new ConnectionTable(driver);
   }
 
-  async list(organizationId: string, page: { workspaceIds?: string[]; limit: number; offset: number }): Promise<PublicPage<PublicConnection>> {
-    const rows = await this.table.list(organizationId, { ...page, limit: page.limit + 1 });
-    const items = await Promise.all(rows.slice(0, page.limit).map((row) => this.toPublic(row)));
-    return { items, more: rows.length > page.limit };
+  /** A page of the organization's connections (`tagIds`: those carrying any of them; `includeDeleted`: tombstones too). */
+  async list(organizationId: string, filter: ResourceFilter): Promise<PublicPage<PublicConnection>> {
+    const found = filter.includeDeleted
+      ? await this.tombstones.answers<PublicConnection>('connection', organizationId, filter, async (id) => {
+          const connection = await this.table.get(id);
+          return connection && this.untagged(connection);
+        })
+      : await this.livePage(organizationId, filter);
+    return { items: await this.withTags(found.items), more: found.more };
+  }
+
+  /** The sync streams a source of the organization offers (the public API's stream properties); a 404 when it is not the organization's. */
+  async streamsOfSource(organizationId: string, sourceId: string): Promise<SyncStreamSpec[]> {
+    return this.streamsOf((await this.sources.get(organizationId, sourceId)).kind);
   }
 
   async get(organizationId: string, id: string): Promise<PublicConnection> {
@@ -58,6 +76,7 @@ export class PublicConnections {
       );
     }
     const schedule = input.schedule ? checkSchedule(input.schedule, ['body', 'schedule']) : { scheduleType: 'manual' as const };
+    const tagIds = input.tags ? await this.tags.accepted(source.workspaceId, input.tags, TAGS_LOC) : [];
     const status = input.status ?? 'active';
     const now = Date.now();
     const connection: ConnectionRecord = {
@@ -78,14 +97,16 @@ export class PublicConnections {
       createdAt: now,
     };
     await this.table.insert(connection);
+    if (tagIds.length > 0) await this.tags.replace(connection.id, tagIds);
     return this.toPublic(connection, source.kind);
   }
 
-  /** The fields given; `configurations` replaces the streams selected. A new schedule or status moves the next run. */
+  /** The fields given; `configurations` replaces the streams selected, `tags` the tags. A new schedule or status moves the next run. */
   async patch(organizationId: string, id: string, input: PublicConnectionPatchRequest): Promise<PublicConnection> {
     const connection = await this.find(organizationId, id);
     const sourceKind = await this.sources.kindOf(connection.sourceId);
     const schedule = input.schedule ? checkSchedule(input.schedule, ['body', 'schedule']) : undefined;
+    const tagIds = input.tags ? await this.tags.accepted(connection.workspaceId, input.tags, TAGS_LOC) : undefined;
     const changes: ConnectionChanges = {
       name: input.name,
       status: input.status,
@@ -100,6 +121,7 @@ export class PublicConnections {
     const updated: ConnectionRecord = { ...connection, ...defined };
     if (schedule || input.status) updated.nextRunAt = nextRunAt(updated.schedule, updated.status, Date.now());
     if (!(await this.table.update(connection.id, { ...defined, nextRunAt: updated.nextRunAt }))) throw notFound(id);
+    if (tagIds) await this.tags.replace(connection.id, tagIds);
     // Tables named anew (another prefix or namespace) start empty: incremental streams read from the start again.
     const namespace = (of: ConnectionRecord) => connectionNamespace(of.namespaceDefinition, of.namespaceFormat);
     if (updated.prefix !== connection.prefix || namespace(updated) !== namespace(connection)) await this.states.clear(connection.id);
@@ -122,9 +144,16 @@ export class PublicConnections {
     return this.streamsOf(await this.sources.kindOf(connection.sourceId));
   }
 
+  /** Deletes it, leaving its tombstone. */
   async delete(organizationId: string, id: string): Promise<void> {
     const connection = await this.find(organizationId, id);
-    if (!(await this.table.delete(connection.id))) throw notFound(id);
+    const tombstone = await this.tombstoneOf(connection);
+    if (!(await this.table.delete(connection.id, (tx) => this.tombstones.bury(tx, [tombstone], Date.now())))) throw notFound(id);
+  }
+
+  /** The tombstones of the connections using a source (`source_id`) or destination (`destination_id`), deleted with it. */
+  async tombstonesUsing(column: 'source_id' | 'destination_id', actorId: string): Promise<Tombstone[]> {
+    return Promise.all((await this.table.using(column, actorId)).map((connection) => this.tombstoneOf(connection)));
   }
 
   /**
@@ -184,7 +213,38 @@ export class PublicConnections {
     return this.runtime.hasConnector(type) ? syncStreamsOf(this.runtime.plugin(type)) : [];
   }
 
+  private async livePage(organizationId: string, filter: ResourceFilter): Promise<PublicPage<PublicConnection>> {
+    const rows = await this.table.list(organizationId, { ...filter, limit: filter.limit + 1 });
+    const items = await Promise.all(rows.slice(0, filter.limit).map((row) => this.untagged(row)));
+    return { items, more: rows.length > filter.limit };
+  }
+
+  /** What stays of it once deleted: its answer, `deprecated` as Airbyte answers a deleted connection (its tags are read with it, as they are then). */
+  private async tombstoneOf(connection: ConnectionRecord): Promise<Tombstone> {
+    const answer = { ...(await this.untagged(connection)), status: 'deprecated' as const };
+    return {
+      kind: 'connection',
+      id: connection.id,
+      organizationId: connection.organizationId,
+      workspaceId: connection.workspaceId,
+      createdAt: connection.createdAt,
+      answer,
+    };
+  }
+
   private async toPublic(connection: ConnectionRecord, sourceKind?: SourceKind): Promise<PublicConnection> {
+    const [answer] = await this.withTags([await this.untagged(connection, sourceKind)]);
+    return answer!;
+  }
+
+  /** Each answer with the tags its connection carries now. */
+  private async withTags(answers: PublicConnection[]): Promise<PublicConnection[]> {
+    const tags = await this.tags.of(answers.map((answer) => answer.connectionId));
+    return answers.map((answer) => ({ ...answer, tags: tags.get(answer.connectionId) ?? [] }));
+  }
+
+  /** The answer but its tags (read apart, for a page at once). */
+  private async untagged(connection: ConnectionRecord, sourceKind?: SourceKind): Promise<PublicConnection> {
     const kind = sourceKind ?? (await this.sources.kindOf(connection.sourceId));
     return {
       connectionId: connection.id,

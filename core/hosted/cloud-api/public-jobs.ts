@@ -2,6 +2,7 @@ import { NotFoundError } from '../../errors.ts';
 import type { Store } from '../../stores/types.ts';
 import type { JobFilter, JobStatus, JobType, SyncAttempt, SyncJob, SyncJobs } from '../sync/sync-jobs.ts';
 import type { ConfigJobInfo, PublicJob, PublicJobCreateRequest } from '../types.generated.ts';
+import type { ClearJobs } from './clear-jobs.ts';
 import type { PublicPage } from './public-workspaces.ts';
 
 /** Finds a connection for an organization: its workspace, or a 404 when it is not the organization's. */
@@ -27,23 +28,34 @@ export class PublicJobs {
     private readonly connections: ConnectionLookup,
     /** Tells the worker a job is waiting. */
     private readonly jobAdded: () => void,
+    /** Which resets were asked for as `clear`. */
+    private readonly clears: ClearJobs,
     private readonly clock: () => number = Date.now,
   ) {}
 
   async create(organizationId: string, input: PublicJobCreateRequest): Promise<PublicJob> {
     const workspaceId = await this.connections.workspaceOf(organizationId, input.connectionId.toLowerCase());
     const job = await this.jobs.create(input.connectionId.toLowerCase(), workspaceId, jobTypeOf(input.jobType));
+    // Marked before the worker hears of it, so no answer names it otherwise.
+    if (input.jobType === 'clear') await this.clears.mark(job.id);
     this.jobAdded();
-    return this.toPublic(job);
+    return this.toPublic(job, input.jobType === 'clear');
   }
 
   async get(organizationId: string, id: string): Promise<PublicJob> {
-    return this.toPublic(await this.find(organizationId, id));
+    return this.answer(await this.find(organizationId, id));
   }
 
+  /**
+   * Cancels it and answers it cancelled: a waiting job is at once; a running one stops at its next
+   * step, and ends cancelled whatever it does meanwhile (the worker honours a cancellation asked for
+   * until its very end). A finished job stays as it ended.
+   */
   async cancel(organizationId: string, id: string): Promise<PublicJob> {
     const job = await this.find(organizationId, id);
-    return this.toPublic((await this.jobs.cancel(job.id)) ?? job);
+    const after = (await this.jobs.cancel(job.id)) ?? job;
+    const answer = await this.answer(after);
+    return after.status === 'running' && after.cancel_requested === 1 ? { ...answer, status: 'cancelled' } : answer;
   }
 
   async list(organizationId: string, filter: JobListFilter): Promise<PublicPage<PublicJob>> {
@@ -59,7 +71,9 @@ export class PublicJobs {
       ...(jobType !== undefined ? { jobType: jobTypeOf(jobType) } : {}),
       ...(status !== undefined ? { status: status as JobStatus } : {}),
     });
-    return { items: rows.slice(0, filter.limit).map((job) => this.toPublic(job)), more: rows.length > filter.limit };
+    const page = rows.slice(0, filter.limit);
+    const clears = await this.clears.among(page.map((job) => job.id));
+    return { items: page.map((job) => this.toPublic(job, clears.has(job.id))), more: rows.length > filter.limit };
   }
 
   /** The config API's view: the job with each attempt's counts, failure and log lines. */
@@ -94,12 +108,17 @@ export class PublicJobs {
     return job;
   }
 
-  private toPublic(job: SyncJob): PublicJob {
+  private async answer(job: SyncJob): Promise<PublicJob> {
+    return this.toPublic(job, (await this.clears.among([job.id])).has(job.id));
+  }
+
+  /** `clear`: it was asked for by that name (it runs as a reset). */
+  private toPublic(job: SyncJob, clear: boolean): PublicJob {
     const end = job.ended_at ? Date.parse(job.ended_at) : this.clock();
     return {
       jobId: job.id,
       status: job.status,
-      jobType: job.job_type,
+      jobType: clear ? 'clear' : job.job_type,
       startTime: job.created_at,
       connectionId: job.connection_id,
       lastUpdatedAt: job.updated_at,
@@ -110,7 +129,7 @@ export class PublicJobs {
   }
 }
 
-/** `clear` is the newer name of `reset`. */
+/** `clear` is the newer name of `reset`: the sync engine runs both alike (a list narrowed to either finds both). */
 function jobTypeOf(given: PublicJobCreateRequest['jobType']): JobType {
   return given === 'clear' ? 'reset' : given;
 }

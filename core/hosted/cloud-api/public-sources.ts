@@ -5,8 +5,9 @@ import type { PublicSource } from '../types.generated.ts';
 import type { ActorChanges, ActorCreateInput, ConfiguredActor } from './configured-actors.ts';
 import { mergeConfiguration } from './configuration-secrets.ts';
 import type { SourceActors } from './declarative-source-actors.ts';
-import { epochSeconds, PublicActors } from './public-actors.ts';
+import { type ActorSurroundings, epochSeconds, PublicActors } from './public-actors.ts';
 import type { SourceKind } from './source-kinds.ts';
+import type { Tombstone } from './tombstone-table.ts';
 
 /**
  * Sources: a configuration of any type SourceKinds knows, its credentials checked with the connector's check before it is stored.
@@ -15,20 +16,31 @@ import type { SourceKind } from './source-kinds.ts';
 export class PublicSources extends PublicActors<SourceKind, PublicSource> {
   constructor(
     private readonly sources: SourceActors,
+    around: ActorSurroundings,
     /** The OAuth secrets `secretId` names; without them, a secretId is unknown. */
     private readonly secrets?: OAuthSecrets,
   ) {
-    super(sources, 'check_connection_source');
+    super(sources, 'check_connection_source', 'source', around);
   }
 
   /** With `secretId`: the secret's credentials in the configuration (the other fields kept), the secret taken once the source is stored. */
-  override async create(organizationId: string, input: ActorCreateInput & { secretId?: string }): Promise<PublicSource> {
+  protected override async created(organizationId: string, input: ActorCreateInput & { secretId?: string }): Promise<PublicSource> {
     const { secretId, ...rest } = input;
-    if (secretId === undefined) return super.create(organizationId, rest);
+    if (secretId === undefined) return super.created(organizationId, rest);
     const kind = await this.sources.kindToCreate(organizationId, rest);
     return this.spend(secretId, { organizationId, workspaceId: rest.workspaceId.toLowerCase(), kind }, (credentials) =>
-      super.create(organizationId, { ...rest, configuration: withCredentials(kind, rest.configuration, credentials) }),
+      super.created(organizationId, { ...rest, configuration: withCredentials(kind, rest.configuration, credentials) }),
     );
+  }
+
+  /** The tombstones of the sources of a type and of their connections (a declarative definition's, deleted with it). */
+  async tombstonesOfType(type: string): Promise<Tombstone[]> {
+    const tombstones: Tombstone[] = [];
+    for (const id of await this.sources.idsOfType(type)) {
+      const source = await this.sources.open(id);
+      if (source) tombstones.push(...(await this.tombstonesOf(source)));
+    }
+    return tombstones;
   }
 
   /**

@@ -5,7 +5,7 @@ import type { SyncStreamSpec } from '../sync/sync-streams.ts';
 import type { SelectedStream } from '../sync/sync-target.ts';
 import type { ConfigCatalogStream, ConfigSyncCatalog, PublicStreamConfiguration } from '../types.generated.ts';
 import type { Loc } from './actor-kind.ts';
-import { defaultMode, selectStreams } from './connection-streams.ts';
+import { defaultMode, selectStreams, sourceDefinedCursor, streamKeys } from './connection-streams.ts';
 
 type ConfigModes = Pick<ConfigCatalogStream['config'], 'syncMode' | 'destinationSyncMode'>;
 
@@ -39,14 +39,13 @@ export function catalogOf(available: readonly SyncStreamSpec[], selected: readon
       const chosen = selected.find((candidate) => candidate.name === stream.name);
       // Stored modes are always ones Plugboard runs (selectStreams took them).
       const mode = (chosen?.syncMode as SelectedStream['syncMode'] | undefined) ?? defaultMode(stream);
-      const cursorField = stream.cursorField === undefined ? [] : [stream.cursorField];
-      const primaryKey = stream.primaryKey.map((field) => [field]);
+      const { cursorField, primaryKey } = streamKeys(stream);
       return {
         stream: {
           name: stream.name,
           jsonSchema: { type: 'object', properties: Object.fromEntries(stream.columns.map((column) => [column.name, COLUMN_SCHEMAS[column.type]])) },
           supportedSyncModes: [...new Set(stream.supportedSyncModes.map((supported) => CONFIG_MODES[supported].syncMode))],
-          sourceDefinedCursor: stream.supportedSyncModes.some((supported) => CONFIG_MODES[supported].syncMode === 'incremental'),
+          sourceDefinedCursor: sourceDefinedCursor(stream),
           defaultCursorField: cursorField,
           sourceDefinedPrimaryKey: primaryKey,
         },

@@ -8,6 +8,7 @@ import type {
 } from '../types.generated.ts';
 import type { Loc } from './actor-kind.ts';
 import { configScheduleOf, scheduleOfUpdate } from './config-schedule.ts';
+import { definitionImage } from './definition-image.ts';
 import type { PublicConnections } from './public-connections.ts';
 import type { PublicDestinations } from './public-destinations.ts';
 import type { PublicSources } from './public-sources.ts';
@@ -64,6 +65,7 @@ export class WebBackendConnections {
       nonBreakingSchemaUpdatesBehavior: nonBreaking,
       schedule,
       configurations: streams && { streams },
+      tags: input.tags ?? undefined,
     });
     return this.read(organizationId, connection, false);
   }
@@ -89,7 +91,8 @@ export class WebBackendConnections {
       destinationId: connection.destinationId,
       syncCatalog: catalogOf(available, selected),
       ...configScheduleOf(connection.schedule),
-      status: connection.status,
+      // A live connection (a deleted one is not found): active or inactive.
+      status: connection.status === 'inactive' ? 'inactive' : 'active',
       operationIds: [],
       operations: [],
       source: {
@@ -121,9 +124,9 @@ export class WebBackendConnections {
       notifySchemaChangesByEmail: false,
       nonBreakingChangesPreference: NON_BREAKING[connection.nonBreakingSchemaUpdatesBehavior],
       createdAt: connection.createdAt,
-      sourceActorDefinitionVersion: definitionVersion(`plugboard/source-${source.sourceType}`),
-      destinationActorDefinitionVersion: definitionVersion(`plugboard/destination-${destination.destinationType}`),
-      tags: [],
+      sourceActorDefinitionVersion: definitionVersion(definitionImage('source', source.sourceType)),
+      destinationActorDefinitionVersion: definitionVersion(definitionImage('destination', destination.destinationType)),
+      tags: connection.tags,
       onDemandEnabled: false,
     };
   }
