@@ -30,7 +30,12 @@ import { publicApiRoutes } from './routes/public-api.ts';
 import { publicConnectionRoutes } from './routes/public-connections.ts';
 import { publicJobRoutes } from './routes/public-jobs.ts';
 import { publicOrganizationRoutes } from './routes/public-organizations.ts';
+import { publicDefinitionRoutes } from './routes/public-definitions.ts';
 import { publicDestinationRoutes } from './routes/public-destinations.ts';
+import { publicHealthRoutes } from './routes/public-health.ts';
+import { publicStreamRoutes } from './routes/public-streams.ts';
+import { publicTagRoutes } from './routes/public-tags.ts';
+import { answerUnmatchedPublicRequest } from './routes/public-unmatched.ts';
 import { publicSourceRoutes } from './routes/public-sources.ts';
 import { publicDeclarativeSourceRoutes } from './routes/public-declarative-sources.ts';
 import { publicOAuthRoutes } from './routes/public-oauth.ts';
@@ -45,11 +50,15 @@ export const ROUTES: AnyRoute[] = [
   ...connectorRoutes,
   ...embeddedOAuthRoutes,
   ...publicApiRoutes,
+  ...publicHealthRoutes,
   ...publicOAuthRoutes,
   ...publicSourceRoutes,
   ...publicDeclarativeSourceRoutes,
+  ...publicDefinitionRoutes,
   ...publicDestinationRoutes,
   ...publicConnectionRoutes,
+  ...publicStreamRoutes,
+  ...publicTagRoutes,
   ...publicJobRoutes,
   ...configConnectionCheckRoutes,
   ...configStateRoutes,
@@ -78,6 +87,11 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
   /** The paths of routes that answer failures as problem details; errors before routing (a body that can't be read) follow them too. */
   const problemPaths = new Set<string>();
   const asProblem = (ctx: Koa.ParameterizedContext) => router.match(ctx.path, ctx.method).pathAndMethod.some((layer) => problemPaths.has(String(layer.path)));
+  /** Whether the routes at the request's path, whatever their method, answer problem details (undefined: no route has the path). */
+  const pathAnswersProblems = (ctx: Koa.ParameterizedContext) => {
+    const layers = router.match(ctx.path, ctx.method).path;
+    return layers.length === 0 ? undefined : layers.some((layer) => problemPaths.has(String(layer.path)));
+  };
 
   for (const route of ROUTES) {
     const validateQuery: ValidateFunction | undefined = route.query ? ajv.compile(route.query) : undefined;
@@ -130,6 +144,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     // No route, or not this method: the answer is still a JSON error body ({detail}).
     const status = ctx.status;
     if (ctx.body !== undefined || (status !== 404 && status !== 405)) return;
+    if (answerUnmatchedPublicRequest(ctx, status, pathAnswersProblems(ctx))) return;
     ctx.body = { detail: status === 404 ? 'Not found' : 'Method not allowed' };
     ctx.status = status; // setting a body on Koa's implicit 404 would turn it into a 200
   });

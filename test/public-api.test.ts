@@ -78,6 +78,43 @@ describe.each(BACKENDS)('public cloud API on %s', (backend) => {
     expect((await call('get', '/workspaces', '/workspaces', { token: await fx.scopedToken('someone') })).status).toBe(401);
   });
 
+  it('issues tokens at the root too, where the official SDK posts them form-encoded by default (a /v1 server URL and /applications/token)', async () => {
+    const credentials = { grant_type: 'client_credentials', client_id: fx.clientId, client_secret: fx.clientSecret };
+    for (const response of [await fx.http.post('applications/token', { form: credentials }), await fx.http.post('applications/token', { json: credentials })]) {
+      expect(response.statusCode, response.body).toBe(200);
+      expect(spec!.responseProblems('post', '/applications/token', 200, json(response))).toEqual([]);
+      expect(json(response).token_type.toLowerCase()).toBe('bearer');
+      expect((await call('get', '/workspaces', '/workspaces', { token: json(response).access_token })).status).toBe(200);
+    }
+    const refused = await fx.http.post('applications/token', { form: { ...credentials, client_secret: 'wrong-secret' } });
+    expect([refused.statusCode, refused.headers['content-type']]).toEqual([401, 'application/problem+json']);
+    const invalid = await fx.http.post('applications/token', { form: { client_id: fx.clientId } });
+    expect([invalid.statusCode, json(invalid).issues[0].loc]).toEqual([400, ['body', 'client_secret']]);
+  });
+
+  it('answers a path the public API does not have with a problem-JSON 404, and a method it lacks with a problem-JSON 405', async () => {
+    for (const root of ['v1', 'api/public/v1']) {
+      const nowhere = await fx.http.get(`${root}/nowhere`, { headers: bearer(token) });
+      expect([nowhere.statusCode, nowhere.headers['content-type']], root).toEqual([404, 'application/problem+json']);
+      expect(json(nowhere)).toEqual({
+        type: 'urn:plugboard:error:operation_not_found',
+        title: 'Not Found',
+        status: 404,
+        detail: `No operation at /${root}/nowhere`,
+      });
+      const wrongMethod = await fx.http.put(`${root}/workspaces`, { headers: bearer(token), json: {} });
+      expect([wrongMethod.statusCode, wrongMethod.headers['content-type']], root).toEqual([405, 'application/problem+json']);
+      expect(json(wrongMethod)).toMatchObject({ type: 'urn:plugboard:error:method_not_allowed', title: 'Method Not Allowed', status: 405 });
+      expect(wrongMethod.headers.allow).toMatch(/GET/);
+      // Without a token too: nothing is there to authenticate for.
+      expect((await fx.http.delete(`${root}/tags`)).statusCode, root).toBe(405);
+      expect((await fx.http.get(`${root}`)).headers['content-type'], root).toBe('application/problem+json');
+    }
+    // Elsewhere the server's own error body stays.
+    const elsewhere = await fx.http.get('api/v1/nowhere');
+    expect([elsewhere.statusCode, json(elsewhere)]).toEqual([404, { detail: 'Not found' }]);
+  });
+
   it('creates, reads, pages, updates and deletes workspaces, at /v1 and /api/public/v1 alike', async () => {
     const names = ['ws-a', 'ws-b', 'ws-c', 'ws-d', 'ws-e'];
     const created: Array<{ workspaceId: string; name: string }> = [];

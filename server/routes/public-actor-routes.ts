@@ -51,7 +51,7 @@ export function publicActorRoutes<
       ...common,
       method: 'get',
       paths: collection,
-      summary: `List the organization's ${noun}s, a page at a time (workspaceIds narrows the list); secrets masked.`,
+      summary: `List the organization's ${noun}s, a page at a time (workspaceIds narrows the list; includeDeleted lists deleted ones too); secrets masked.`,
       query: SERVER_SCHEMAS['public-resource-list-query.json'],
       returns: schemas.list,
       responses: { 200: `A page of ${noun}s`, 400: INVALID, 401: NOT_ALLOWED },
@@ -68,7 +68,12 @@ export function publicActorRoutes<
       summary: `Create a ${noun} in a workspace: its configuration checked against its type's schema, then ${spec.checked}.`,
       body: schemas.create,
       returns: schemas.one,
-      responses: { 200: `The ${noun}`, 400: refused, 401: NOT_ALLOWED, 404: 'No such workspace in the organization' },
+      responses: {
+        200: `The ${noun}`,
+        400: `${refused}; or container_definition: a custom definition naming a Docker image (nothing here runs one)`,
+        401: NOT_ALLOWED,
+        404: 'No such workspace in the organization',
+      },
       handler: ({ hosted, claims, body }) => api(hosted).create(claims.organization_id, body),
     }),
     defineRoute({
@@ -104,7 +109,7 @@ export function publicActorRoutes<
       ...common,
       method: 'delete',
       paths: one,
-      summary: `Delete a ${noun} and the connections using it.`,
+      summary: `Delete a ${noun} and the connections using it (includeDeleted lists them afterwards).`,
       status: 204,
       responses: { 204: 'Deleted', 401: NOT_ALLOWED, 404: notFound },
       async handler({ hosted, claims, params, ctx }) {

@@ -8,7 +8,8 @@ import { pageLinks, pageOf, repeatedValues } from './public-pages.ts';
  * this server): served at `/v1/...` and, the same routes, at `/api/public/v1/...`. Its bearer token is
  * an operator token; its failures are problem details.
  */
-export const at = (path: string) => [`/v1${path}`, `/api/public/v1${path}`];
+export const PUBLIC_API_ROOTS = ['/v1', '/api/public/v1'] as const;
+export const at = (path: string) => PUBLIC_API_ROOTS.map((root) => `${root}${path}`);
 
 export const NOT_ALLOWED = 'Missing or invalid access token';
 export const INVALID = 'Invalid data (problem details, with the issues)';
@@ -16,7 +17,8 @@ export const INVALID = 'Invalid data (problem details, with the issues)';
 export const publicApiRoutes = [
   defineRoute({
     method: 'post',
-    paths: at('/applications/token'),
+    // Also at the root: the official SDK resolves its default token URL, `/applications/token`, against the server's root.
+    paths: [...at('/applications/token'), '/applications/token'],
     summary: "Exchange the application's credentials (JSON or form-encoded, grant_type client_credentials) for an access token.",
     tags: ['public API'],
     auth: 'none',

@@ -1,7 +1,7 @@
 import { SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { defineRoute } from '../route.ts';
 import { at, INVALID, NOT_ALLOWED } from './public-api.ts';
-import { pageLinks, repeatedValues, workspacePage } from './public-pages.ts';
+import { pageLinks, uuidValues, workspacePage } from './public-pages.ts';
 
 const NOT_FOUND = 'No such connection in the organization';
 const common = { tags: ['public API'], auth: ['operator'] as const, problems: true };
@@ -12,14 +12,15 @@ export const publicConnectionRoutes = [
     ...common,
     method: 'get',
     paths: at('/connections'),
-    summary: "List the organization's connections, a page at a time (workspaceIds narrows the list; connections carry no tags, so tagIds matches none).",
+    summary:
+      "List the organization's connections, a page at a time (workspaceIds narrows the list, tagIds to those carrying any of the tags; includeDeleted lists deleted ones too).",
     query: SERVER_SCHEMAS['public-resource-list-query.json'],
     returns: SERVER_SCHEMAS['public-connection-list.json'],
-    responses: { 200: 'A page of connections', 400: INVALID, 401: NOT_ALLOWED },
+    responses: { 200: 'A page of connections', 400: `${INVALID}: a tagIds value that is no UUID`, 401: NOT_ALLOWED },
     async handler({ hosted, claims, query, ctx, config }) {
       const page = workspacePage(ctx, query);
-      if (repeatedValues(ctx, 'tagIds').length > 0) return { data: [], ...pageLinks(ctx, config, page, { items: [], more: false }) };
-      const found = await hosted.publicApi.connections.list(claims.organization_id, page);
+      const tagIds = uuidValues(ctx, 'tagIds');
+      const found = await hosted.publicApi.connections.list(claims.organization_id, { ...page, ...(tagIds.length > 0 ? { tagIds } : {}) });
       return { data: found.items, ...pageLinks(ctx, config, page, found) };
     },
   }),
@@ -32,7 +33,7 @@ export const publicConnectionRoutes = [
     returns: SERVER_SCHEMAS['public-connection.json'],
     responses: {
       200: 'The connection',
-      400: `${INVALID}: an unknown stream, a sync mode the stream does not support, an invalid cron expression, ends in two workspaces`,
+      400: `${INVALID}: an unknown stream, a sync mode the stream does not support, selected fields Airbyte's rules refuse, a mapper, an invalid cron expression, ends in two workspaces, a tag of another workspace`,
       401: NOT_ALLOWED,
       404: 'No such source or destination in the organization',
     },
@@ -51,7 +52,7 @@ export const publicConnectionRoutes = [
     ...common,
     method: 'patch',
     paths: at('/connections/:connection_id'),
-    summary: "Change a connection's fields given (configurations replace the streams selected).",
+    summary: "Change a connection's fields given (configurations replace the streams selected, tags its tags).",
     body: SERVER_SCHEMAS['public-connection-patch-request.json'],
     returns: SERVER_SCHEMAS['public-connection.json'],
     responses: { 200: 'The connection', 400: INVALID, 401: NOT_ALLOWED, 404: NOT_FOUND },
@@ -61,7 +62,7 @@ export const publicConnectionRoutes = [
     ...common,
     method: 'delete',
     paths: at('/connections/:connection_id'),
-    summary: 'Delete a connection.',
+    summary: 'Delete a connection (includeDeleted lists it afterwards, deprecated).',
     status: 204,
     responses: { 204: 'Deleted', 401: NOT_ALLOWED, 404: NOT_FOUND },
     async handler({ hosted, claims, params, ctx }) {

@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import { invalidField } from '../../core/errors.ts';
 import type { PublicPage } from '../../core/hosted/cloud-api/public-workspaces.ts';
 import type { ServerConfig } from '../config.ts';
 
@@ -18,10 +19,23 @@ export function repeatedValues(ctx: ParameterizedContext, name: string): string[
   return (Array.isArray(given) ? given : given === undefined ? [] : [given]).flatMap((value) => value.split(',')).filter((value) => value !== '');
 }
 
-/** The page asked for, narrowed to the `workspaceIds` given (lowercased; none: no narrowing). */
-export function workspacePage(ctx: ParameterizedContext, query: { limit?: string; offset?: string }): Page & { workspaceIds?: string[] } {
+/** The page asked for, narrowed to the `workspaceIds` given (lowercased; none: no narrowing), deleted ones too with `includeDeleted=true`. */
+export function workspacePage(
+  ctx: ParameterizedContext,
+  query: { limit?: string; offset?: string; includeDeleted?: string },
+): Page & { workspaceIds?: string[]; includeDeleted: boolean } {
   const workspaceIds = repeatedValues(ctx, 'workspaceIds').map((id) => id.toLowerCase());
-  return { ...pageOf(query), ...(workspaceIds.length > 0 ? { workspaceIds } : {}) };
+  return { ...pageOf(query), ...(workspaceIds.length > 0 ? { workspaceIds } : {}), includeDeleted: query.includeDeleted === 'true' };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Every value of a query parameter of ids (repeated or comma-separated), lowercased; one that is no UUID is a 400 naming it. */
+export function uuidValues(ctx: ParameterizedContext, name: string): string[] {
+  const values = repeatedValues(ctx, name).map((value) => value.toLowerCase());
+  const wrong = values.find((value) => !UUID.test(value));
+  if (wrong !== undefined) throw invalidField(['query', name], `"${wrong}" is not a UUID`, 'value_error.uuid');
+  return values;
 }
 
 /** The addresses of the neighbouring pages, on the server's public URL: `next` only when one follows, `previous` only after the first. */

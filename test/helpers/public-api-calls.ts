@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { SqliteDriver } from '../../core/stores/sqlite-driver.ts';
-import { bearer, type HostedFixture } from './hosted-fixture.ts';
+import { randomUUID } from 'node:crypto';
+import { CHAT_TOKEN } from './chat-fixture.ts';
+import { type Backend, bearer, type HostedFixture, startHostedFixture } from './hosted-fixture.ts';
+import { type Answer, recordAnswer } from './hosted-openapi.ts';
 import type { PublicApiSpec } from './public-api-spec.ts';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -119,4 +122,43 @@ export async function plainPublicApi(fx: HostedFixture) {
     throw new Error(`job ${jobId} did not end`);
   };
   return { call, sync };
+}
+
+/** Airbyte's official `source-slack` configuration, reading the chat sandbox with its token. */
+export function officialSlackConfiguration(): Record<string, unknown> {
+  return {
+    sourceType: 'slack',
+    credentials: { option_title: 'API Token Credentials', api_token: CHAT_TOKEN },
+    start_date: '2024-01-01T00:00:00Z',
+    lookback_window: 2,
+    join_channels: false,
+    channel_filter: ['general'],
+  };
+}
+
+/**
+ * A suite's server on `backend`, an access token and a caller checked against the spec: `operations`
+ * compiled first (see compileOperations), every answer recorded in `answers` when given (for the
+ * server's own /openapi.json).
+ */
+export async function startPublicApiSuite(backend: Backend, spec: PublicApiSpec, options: { operations?: string[]; answers?: Answer[] } = {}) {
+  compileOperations(spec, options.operations ?? []);
+  const fx = await startHostedFixture(backend);
+  if (options.answers) fx.http = fx.http.extend({ hooks: { afterResponse: [recordAnswer(options.answers)] } });
+  const token = await publicAccessToken(fx);
+  return { fx, token, call: publicApiCalls(fx, spec, () => token) };
+}
+
+/** Any call of the public API under /v1, unchecked, whatever its status: the status, JSON body and content type. */
+export function rawPublicCalls(fx: HostedFixture, token: () => string) {
+  return async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, json?: unknown) => {
+    const response = await fx.http(`v1${path}`, { method, headers: bearer(token()), ...(json === undefined ? {} : { json }) });
+    return { status: response.statusCode, body: JSON.parse(response.body), contentType: response.headers['content-type'] };
+  };
+}
+
+/** An access token of a new application in a new organization. */
+export async function otherOrganizationToken(fx: HostedFixture): Promise<string> {
+  const other = await fx.server.hosted.applications.create(`another organization ${randomUUID()}`);
+  return publicAccessToken(fx, { client_id: other.client_id, client_secret: other.client_secret });
 }

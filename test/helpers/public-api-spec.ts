@@ -65,6 +65,17 @@ export class PublicApiSpec {
     ]);
   }
 
+  /** Every operation of the public API's description (api_sdk.yaml), `method /path` in the order of its paths (none when it is not on this machine). */
+  sdkOperations(): string[] {
+    if (!this.available) return this.skipped();
+    const sdk = this.documents.find((document) => document.id === 'api_sdk')!.doc;
+    return Object.entries(sdk.paths).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => HTTP_METHODS.has(method))
+        .map((method) => `${method} ${path}`),
+    );
+  }
+
   /** Problems of a request body against the operation's schema, or [] when it conforms. */
   requestProblems(method: string, path: string, body: unknown): string[] {
     if (!this.available) return this.skipped();
@@ -111,6 +122,8 @@ export class PublicApiSpec {
     return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
   }
 }
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 /** A path as a JSON Pointer token. */
 function pointer(path: string): string {
