@@ -1,13 +1,15 @@
 /**
  * npm run bench:search: a context store seeded with about 1,000,000 chat records (users, channels,
  * messages: the Slack sandbox's realistic generated workspace), then a fixed query mix, each kind run
- * repeatedly with values drawn from the data. Prints p50/p95/p99 per kind and backend (SQLite; also
- * PostgreSQL when TEST_DATABASE_URL is set); last line `search_p95_ms_max=<worst p95 on SQLite>`.
+ * repeatedly with values drawn from the data. Prints p50/p95/p99 per kind and backend (see benchBackends:
+ * `-- --backend postgres` for PostgreSQL alone), then the worst p95 of each: `postgres_search_p95_ms_max=<n>`
+ * and, last, `search_p95_ms_max=<n>` (SQLite).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
 import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
@@ -24,6 +26,8 @@ import { quantile } from './bench-support.ts';
 const SIZES = { users: 100_000, channels: 10_000, messagesPerChannel: 90 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const CONNECTOR = 'bench-connector';
+/** Far past the server's default: a slow kind is measured, not failed (which would end the run). */
+const SEARCH_BUDGET_MS = 60_000;
 
 const runtime = new Runtime();
 for (const specifier of BUILTIN_CONNECTORS) await runtime.loadConnector(specifier);
@@ -57,23 +61,44 @@ const messageWords = workspace.messages.slice(0, 5000).flatMap((message) =>
 );
 console.log(`records: ${users.length} users, ${workspace.channels.length} channels, ${workspace.messages.length} messages`);
 
-async function seed(store: ContextStore): Promise<void> {
+/**
+ * Writes the workspace in batches of 10,000 records, `writers` batches at a time (each entity marked
+ * ready once its last batch is in), then what the end of a replication run does. PostgreSQL runs each
+ * writer in a backend of its own: two keep a small machine's cores busy and the load within minutes.
+ */
+async function seed(store: ContextStore, writers: number): Promise<void> {
   for (const catalogOf of catalogs.values()) await store.prepare(catalogOf);
-  for (const [entity, records] of [
+  const entities = [
     ['users', users],
     ['channels', workspace.channels],
     ['channel_messages', workspace.messages],
-  ] as const) {
-    const started = performance.now();
-    for (let start = 0; start < records.length; start += 10_000) {
-      await store.write(CONNECTOR, catalog(entity), records.slice(start, start + 10_000));
-      process.stdout.write(`\r  ${entity}: ${Math.min(start + 10_000, records.length)}/${records.length}`);
-    }
-    await store.setEntityState(CONNECTOR, entity, 'ready', new Date());
-    console.log(`\r  ${entity}: ${records.length} written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
-  // What the end of a replication run does.
+  ] as const;
+  const batches = entities.flatMap(([entity, records]) =>
+    Array.from({ length: Math.ceil(records.length / 10_000) }, (_, i) => ({ entity, records: records.slice(i * 10_000, (i + 1) * 10_000) })),
+  );
+  const left = new Map(entities.map(([entity]) => [entity, batches.filter((batch) => batch.entity === entity).length]));
+  const total = batches.reduce((sum, batch) => sum + batch.records.length, 0);
+  const started = performance.now();
+  let written = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) {
+        await store.write(CONNECTOR, catalog(batch.entity), batch.records);
+        written += batch.records.length;
+        process.stdout.write(`\r  ${written}/${total} records written (${batch.entity})      `);
+        left.set(batch.entity, left.get(batch.entity)! - 1);
+        if (left.get(batch.entity) === 0) await store.setEntityState(CONNECTOR, batch.entity, 'ready', new Date());
+      }
+    }),
+  );
+  console.log(`\r  ${total} records written in ${seconds(started)} s by ${writers} writer(s)                    `);
+  const optimizing = performance.now();
   await store.optimize();
+  console.log(`  optimize() (what the end of a replication run does) took ${seconds(optimizing)} s`);
+}
+
+function seconds(since: number): string {
+  return ((performance.now() - since) / 1000).toFixed(1);
 }
 
 /** The query mix: each kind a function of a seeded random draw, so every run asks something different but comparable. */
@@ -126,6 +151,20 @@ function queryMix(random: SeededRandom): Record<string, () => { entity: string; 
   };
 }
 
+/**
+ * Which stores to measure: `--backend sqlite|postgres|both`. PostgreSQL needs TEST_DATABASE_URL or
+ * PLUGBOARD_DATABASE_URL (the bench creates a schema of its own there and drops it at the end).
+ * Without the flag: SQLite, and PostgreSQL too when a database URL is set.
+ */
+function benchBackends(): { sqlite: boolean; postgres: string | undefined } {
+  const { values } = parseArgs({ options: { backend: { type: 'string' } } });
+  const databaseUrl = process.env.TEST_DATABASE_URL ?? process.env.PLUGBOARD_DATABASE_URL;
+  const backend = values.backend ?? (databaseUrl ? 'both' : 'sqlite');
+  if (!['sqlite', 'postgres', 'both'].includes(backend)) throw new Error(`--backend ${backend}: expected sqlite, postgres or both`);
+  if (backend !== 'sqlite' && !databaseUrl) throw new Error(`--backend ${backend} needs TEST_DATABASE_URL or PLUGBOARD_DATABASE_URL`);
+  return { sqlite: backend !== 'postgres', postgres: backend === 'sqlite' ? undefined : databaseUrl };
+}
+
 async function measure(store: ContextStore, label: string): Promise<number> {
   const mix = queryMix(SeededRandom.derive(42, 'bench-search'));
   const search = (entity: string, params: Record<string, unknown>) => store.search(CONNECTOR, catalog(entity), planSearch(catalog(entity), params));
@@ -152,36 +191,38 @@ async function measure(store: ContextStore, label: string): Promise<number> {
   return worst;
 }
 
+const backends = benchBackends();
 const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-search-'));
-const databaseUrl = process.env.TEST_DATABASE_URL;
 const schema = `bench_search_${process.pid}`;
-const admin = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+const admin = backends.postgres ? new pg.Client({ connectionString: backends.postgres }) : undefined;
 const stores: { label: string; store: ContextStore }[] = [];
-let sqliteWorst = 0;
+const worst: { sqlite?: number; postgres?: number } = {};
 try {
-  console.log('\nSQLite: seeding');
-  stores.push({ label: 'SQLite', store: await createContextStore({ dataDir, file: join(dataDir, 'context.db') }) });
-  await seed(stores[0]!.store);
-  if (databaseUrl && admin) {
+  if (backends.sqlite) {
+    console.log('\nSQLite: seeding');
+    stores.push({ label: 'SQLite', store: await createContextStore({ dataDir, file: join(dataDir, 'context.db'), searchBudgetMs: SEARCH_BUDGET_MS }) });
+    await seed(stores.at(-1)!.store, 1);
+  }
+  if (backends.postgres && admin) {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
-    console.log('\nPostgreSQL: seeding');
-    stores.push({ label: 'PostgreSQL', store: await createContextStore({ databaseUrl, schema }) });
-    await seed(stores[1]!.store);
+    console.log(`\nPostgreSQL: seeding (schema ${schema})`);
+    stores.push({ label: 'PostgreSQL', store: await createContextStore({ databaseUrl: backends.postgres, schema, searchBudgetMs: SEARCH_BUDGET_MS }) });
+    await seed(stores.at(-1)!.store, 2);
   }
   // The seeded records leave memory before measuring: a server holds none, and collecting them would stall the queries.
   workspace.channels = [];
   workspace.messages = [];
   globalThis.gc?.();
-  sqliteWorst = await measure(stores[0]!.store, 'SQLite');
-  if (stores[1]) console.log(`postgres_search_p95_ms_max=${(await measure(stores[1].store, 'PostgreSQL')).toFixed(2)}`);
+  for (const { label, store } of stores) worst[label === 'SQLite' ? 'sqlite' : 'postgres'] = await measure(store, label);
 } finally {
   for (const { store } of stores) await store.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (admin && databaseUrl) {
+  if (admin && backends.postgres) {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
   }
 }
-console.log(`\ntarget on SQLite: p95 <= 50 ms for every kind`);
-console.log(`search_p95_ms_max=${sqliteWorst.toFixed(2)}`);
+console.log('\ntarget: p95 <= 50 ms for every kind, on each backend');
+if (worst.postgres !== undefined) console.log(`postgres_search_p95_ms_max=${worst.postgres.toFixed(2)}`);
+if (worst.sqlite !== undefined) console.log(`search_p95_ms_max=${worst.sqlite.toFixed(2)}`);

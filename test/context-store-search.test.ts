@@ -203,6 +203,15 @@ const CASES: Case[] = [
     name: 'in name (with a name nobody has)',
     query: (p) => ({ filter: { in: { name: [p.user.name, p.user2.name, p.user3.name, 'nobody.at.all'] } } }),
   },
+  {
+    entity: 'users',
+    name: 'in name and in id, with values an array literal must quote (PostgreSQL binds them as one)',
+    query: (p) => ({
+      filter: {
+        in: { name: [p.user.name, 'a"b', 'c\\d', 'e,f', '{g}', 'NULL', '', ' h '], id: [String(p.user.id), String(p.user2.id), 'x"}', 'NULL'] },
+      },
+    }),
+  },
   { entity: 'users', name: 'string range gte/lt on name', query: () => ({ filter: { gte: { name: 'f' }, lt: { name: 'm' } } }) },
   {
     entity: 'users',

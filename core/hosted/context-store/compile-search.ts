@@ -26,6 +26,8 @@ interface Compiled {
 export interface CompiledSearch {
   sql: string;
   params: (string | number)[];
+  /** Whether the page is the first matches in id order (no sort keys, no score): a walk of the id index can stop at its end. */
+  byId: boolean;
 }
 
 /** The characters indexed words use, per text slot: fuzzy expands a word into its one-edit variants over them. */
@@ -71,16 +73,17 @@ export function compileSearch(
   // A lone text condition met by walking the id index: each record is checked on its own, and every hit scores 1.
   const walking = !textDriven && walkableText(plan.filter) !== undefined;
   const compiled = new FilterCompiler(dialect, alphabets, walking).compile(plan.filter, 'r.data');
-  const order = [
-    ...plan.sort.map(({ field, descending }) => dialect.sortKey('r.data', keysOf(field), field.node.kind, descending)),
-    ...(compiled.score && !walking ? ['score DESC'] : []),
+  /** The order over rows of `at` (the records, or the page they made): sort keys, score, id. */
+  const orderOf = (at: 'r' | 'page') => [
+    ...plan.sort.map(({ field, descending }) => dialect.sortKey(`${at}.data`, keysOf(field), field.node.kind, descending)),
+    ...(compiled.score && !walking ? [at === 'r' ? 'score DESC' : 'page.score DESC'] : []),
     // With text operators the few matching records are found from the text index: walking the id index in order instead would read most of the entity.
-    dialect.name === 'postgres' ? 'r.id COLLATE "C"' : hasText && textDriven ? '+r.id' : 'r.id',
+    dialect.name === 'postgres' ? `${at}.id COLLATE "C"` : hasText && textDriven ? '+r.id' : 'r.id',
   ];
   // Rounded in SQL so the order is the one callers see: equal shown scores tie-break by id.
   const score = compiled.score ? concat('round((', compiled.score, dialect.name === 'sqlite' ? '), 6)' : ')::numeric, 6)') : '1';
-  const query = concat(
-    `SELECT r.id AS id, ${dialect.name === 'sqlite' ? 'json(r.data)' : 'r.data::text'} AS data, `,
+  const page = concat(
+    `SELECT r.id AS id, ${dialect.name === 'sqlite' ? 'json(r.data)' : 'r.data'} AS data, `,
     score,
     ' AS score\nFROM context_records r\n',
     // A text condition every hit must meet finds the few candidates: the `+` keeps SQLite from scanning the entity by index instead.
@@ -89,10 +92,15 @@ export function compileSearch(
       return `WHERE ${scoped}r.store_key = ${bind(storeKey)} AND ${scoped}r.entity = ${quote(plan.entity)} AND `;
     }),
     compiled.where,
-    `\nORDER BY ${order.join(', ')}\n`,
+    `\nORDER BY ${orderOf('r').join(', ')}\n`,
     sql((bind) => `LIMIT ${bind(plan.limit + 1)} OFFSET ${bind(plan.offset)}`),
   );
-  return { sql: query.text, params: query.params };
+  const byId = plan.sort.length === 0 && (!compiled.score || walking);
+  if (dialect.name === 'sqlite') return { sql: page.text, params: page.params, byId };
+  // PostgreSQL computes the select list before sorting: the documents become text only once the page
+  // is cut, not for every match sorted (for a `like` of 2,000 candidates, half the statement's time).
+  const query = concat('SELECT page.id AS id, page.data::text AS data, page.score AS score\nFROM (', page, `) page\nORDER BY ${orderOf('page').join(', ')}`);
+  return { sql: query.text, params: query.params, byId };
 }
 
 /** Whether every hit must meet a text-index condition (a text operator, or `like` on a substring field, in the top-level AND). */
@@ -181,8 +189,11 @@ class FilterCompiler {
         return this.keyword(filter.field, filter.words);
       case 'fuzzy':
         return this.fuzzy(filter.field, filter.words);
-      case 'not':
-        return plain(concat('NOT COALESCE((', this.compile(filter.filter, root).where, '), FALSE)'));
+      case 'not': {
+        const inner = this.compile(filter.filter, root).where;
+        // The same truth table; PostgreSQL estimates `IS NOT TRUE` as the complement of the condition, a COALESCE as a coin toss.
+        return plain(dialect.name === 'postgres' ? concat('((', inner, ') IS NOT TRUE)') : concat('NOT COALESCE((', inner, '), FALSE)'));
+      }
       case 'and': {
         if (filter.filters.length === 0) return plain(sql(() => '1 = 1'));
         const parts = filter.filters.map((part) => this.compile(part, root));
@@ -245,18 +256,18 @@ class FilterCompiler {
     return plain(usable ? concat('(r.rid IN (', candidates, ') AND ', exact.where, ')') : exact.where);
   }
 
-  private wordMatch(slot: number, query: string): Sql {
-    return sql((bind) => `r.rid IN (${this.dialect.wordMatch(slot, bind(query))})`);
+  private wordCondition(slot: number, query: string): Sql {
+    return sql((bind) => this.dialect.wordCondition(slot, bind(query)));
   }
 
   private keyword(field: ResolvedField, words: string[]): Compiled {
     const { dialect } = this;
     const slot = field.textSlot!;
-    const query = dialect.anyOf(words.map(dialect.word));
-    const where = this.walking ? sql((bind) => dialect.wordProbe(slot, bind(query))) : this.wordMatch(slot, query);
+    const query = dialect.anyOf(words.map((word) => dialect.word(word, slot)));
+    const where = this.walking ? sql((bind) => dialect.wordProbe(slot, bind(query))) : this.wordCondition(slot, query);
     if (words.length === 1) return { where, score: sql(() => String(WORD_SCORES.exact)) };
     // The share of the value's words the field holds.
-    const present = words.map((word) => concat('CASE WHEN ', this.wordMatch(slot, dialect.word(word)), ' THEN 1 ELSE 0 END'));
+    const present = words.map((word) => concat('CASE WHEN ', this.wordCondition(slot, dialect.word(word, slot)), ' THEN 1 ELSE 0 END'));
     return { where, score: concat('(', join(present, ' + '), `) * 1.0 / ${words.length}`) };
   }
 
@@ -264,15 +275,17 @@ class FilterCompiler {
     const { dialect } = this;
     const slot = field.textSlot!;
     const alphabet = [...(this.alphabets.get(slot) ?? '')];
-    const perWord = words.map((word) => dialect.anyOf([dialect.prefix(word), ...oneEditVariants(word, alphabet).map(dialect.word)]));
-    const where = this.wordMatch(slot, dialect.allOf(perWord));
+    const perWord = words.map((word) =>
+      dialect.anyOf([dialect.prefix(word, slot), ...oneEditVariants(word, alphabet).map((variant) => dialect.word(variant, slot))]),
+    );
+    const where = this.wordCondition(slot, dialect.allOf(perWord));
     // Each word's best match: whole, by prefix, else one edit away; the record's score is their mean.
     const classes = words.map((word) =>
       concat(
         'CASE WHEN ',
-        this.wordMatch(slot, dialect.word(word)),
+        this.wordCondition(slot, dialect.word(word, slot)),
         ` THEN ${WORD_SCORES.exact} WHEN `,
-        this.wordMatch(slot, dialect.prefix(word)),
+        this.wordCondition(slot, dialect.prefix(word, slot)),
         ` THEN ${WORD_SCORES.prefix} ELSE ${WORD_SCORES.edit} END`,
       ),
     );

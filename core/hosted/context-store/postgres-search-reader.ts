@@ -1,4 +1,5 @@
 import type { SqlDriver, SqlValue } from '../../stores/sql-driver.ts';
+import type { PlannerSettings } from './postgres-plan-settings.ts';
 import type { SearchBudget, SearchReader } from './search-budget.ts';
 
 /** PostgreSQL's query_canceled: here, the statement_timeout of the search's transaction. */
@@ -8,11 +9,17 @@ const QUERY_CANCELED = '57014';
 export class PostgresSearchReader implements SearchReader {
   constructor(private readonly driver: SqlDriver) {}
 
-  async all<T>(sql: string, params: SqlValue[], budget: SearchBudget): Promise<T[]> {
+  async all<T>(sql: string, params: SqlValue[], budget: SearchBudget, settings: PlannerSettings = {}): Promise<T[]> {
     try {
       return await this.driver.transaction(async (tx) => {
-        // SET takes no parameters; the value is an integer of ours. LOCAL: it ends with the transaction, never leaks into the pool.
-        await tx.exec(`SET LOCAL statement_timeout = ${budget.remainingMs()}`);
+        // SET takes no parameters; the values are ours (an integer, the planner settings' constants). LOCAL: they end with the
+        // transaction, never leak into the pool. One round trip for all of them.
+        const local = { statement_timeout: String(budget.remainingMs()), ...settings };
+        await tx.exec(
+          Object.entries(local)
+            .map(([name, value]) => `SET LOCAL ${name} = ${value}`)
+            .join('; '),
+        );
         return budget.charged(() => tx.all<T>(sql, params));
       });
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import { TEXT_SLOTS, type FieldCatalog, type ResolvedField } from './field-catalog.ts';
+import { slotWord } from './search-dialect.ts';
 import { charactersOf, wordsOf } from './words.ts';
 
 /** A record ready to store: its id and its document (the declared fields). */
@@ -12,8 +13,9 @@ export interface DocumentRow {
 export type SlotCharacters = Map<number, Set<string>>;
 
 /**
- * Writes a batch of documents of one entity with their text rows, inside the caller's transaction.
- * A document whose data did not change is left alone (its text rows too).
+ * Writes a batch of documents of one entity with their words (SQLite: text rows of the FTS tables;
+ * PostgreSQL: a column of the record), inside the caller's transaction. A document whose data did
+ * not change is left alone (its words too).
  */
 export type RecordWriter = (tx: SqlDriver, storeKey: number, catalog: FieldCatalog, rows: DocumentRow[], seen: SlotCharacters) => Promise<void>;
 
@@ -60,24 +62,21 @@ export const sqliteRecordWriter: RecordWriter = async (tx, storeKey, catalog, ro
 };
 
 export const postgresRecordWriter: RecordWriter = async (tx, storeKey, catalog, rows, seen) => {
-  // One statement per batch: a round trip per record would bound replication by latency.
-  const changed = await tx.all<{ rid: string; id: string }>(
-    `INSERT INTO context_records (store_key, entity, id, data)
-     SELECT ?::integer, ?, x.id, x.data FROM jsonb_to_recordset(?::jsonb) AS x(id text, data jsonb)
-     ON CONFLICT (store_key, entity, id) DO UPDATE SET data = excluded.data WHERE context_records.data IS DISTINCT FROM excluded.data
-     RETURNING rid, id`,
-    [storeKey, catalog.entity, JSON.stringify(rows.map(({ id, document }) => ({ id, data: document })))],
-  );
-  if (changed.length === 0) return;
-  const documents = new Map(rows.map((row) => [row.id, row.document]));
-  const rids = changed.map((row) => Number(row.rid));
-  await tx.run('DELETE FROM context_text WHERE rid IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint)', [JSON.stringify(rids)]);
-  const text = changed.flatMap(({ rid, id }) => textRows(catalog, documents.get(id)!, seen).map((row) => ({ rid: Number(rid), ...row })));
-  if (text.length === 0) return;
+  // One statement per batch: a round trip per record would bound replication by latency. A record's
+  // words go in its own row, one tsvector for all its text fields, each word prefixed with its slot:
+  // the entity's GIN index finds a word's records directly (substring fields need nothing here: their
+  // trigram indexes are on the fields' own expressions).
+  const records = rows.map(({ id, document }) => ({ id, data: document, words: recordWords(catalog, document, seen) }));
   await tx.run(
-    `INSERT INTO context_text (rid, slot, words, value)
-     SELECT x.rid, x.slot, CASE WHEN x.words IS NULL THEN NULL ELSE array_to_tsvector(x.words) END, x.value
-     FROM jsonb_to_recordset(?::jsonb) AS x(rid bigint, slot smallint, words text[], value text)`,
-    [JSON.stringify(text)],
+    `INSERT INTO context_records (store_key, entity, id, data, words)
+     SELECT ?::integer, ?, x.id, x.data, array_to_tsvector(x.words) FROM jsonb_to_recordset(?::jsonb) AS x(id text, data jsonb, words text[])
+     ON CONFLICT (store_key, entity, id) DO UPDATE SET data = excluded.data, words = excluded.words
+     WHERE context_records.data IS DISTINCT FROM excluded.data`,
+    [storeKey, catalog.entity, JSON.stringify(records)],
   );
 };
+
+/** The words of a document's text fields, each prefixed with its field's slot (`3:smith`). */
+function recordWords(catalog: FieldCatalog, document: Record<string, unknown>, seen: SlotCharacters): string[] {
+  return textRows(catalog, document, seen).flatMap((row) => (row.words ?? []).map((word) => slotWord(row.slot, word)));
+}

@@ -1,5 +1,6 @@
 import { PlugboardError } from '../../errors.ts';
 import type { SqlValue } from '../../stores/sql-driver.ts';
+import type { PlannerSettings } from './postgres-plan-settings.ts';
 import { describeCost, type SearchCost } from './search-cost.ts';
 
 /** How long a search may run when its store is given no budget (PLUGBOARD_SEARCH_BUDGET_MS on the server). */
@@ -59,6 +60,7 @@ export class SearchBudget {
  * threads (sqlite-read-pool.ts), PostgreSQL under a statement_timeout (postgres-search-reader.ts).
  */
 export interface SearchReader {
-  all<T>(sql: string, params: SqlValue[], budget: SearchBudget): Promise<T[]>;
+  /** `settings`: PostgreSQL planner settings for this statement alone (see postgres-plan-settings.ts); SQLite has none. */
+  all<T>(sql: string, params: SqlValue[], budget: SearchBudget, settings?: PlannerSettings): Promise<T[]>;
   close(): Promise<void>;
 }

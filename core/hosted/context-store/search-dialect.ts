@@ -27,15 +27,20 @@ export interface SearchDialect {
   elements(root: string, keys: string[], alias: string): string;
   /** Record ids (`rid`) whose text slot `slot` matches a word query. */
   wordMatch(slot: number, placeholder: string): string;
+  /** Whether record `r`'s text slot matches a word query (the candidates found from the word index). */
+  wordCondition(slot: number, placeholder: string): string;
   /** Whether record `r`'s text slot matches a word query, asked row by row (for a walk that stops early). */
   wordProbe(slot: number, placeholder: string): string;
 
-  /** Word query syntax: a word exactly, a word as prefix, any of, all of. */
-  word(word: string): string;
-  prefix(word: string): string;
+  /** Word query syntax: a word of slot `slot` exactly, as prefix; any of, all of. */
+  word(word: string, slot: number): string;
+  prefix(word: string, slot: number): string;
   anyOf(parts: string[]): string;
   allOf(parts: string[]): string;
-  /** Record ids whose substring slot may match the `like` pattern (a prefilter), or undefined when the index cannot help. */
+  /**
+   * Record ids whose substring slot may match the `like` pattern (a prefilter), or undefined when
+   * there is none: the index cannot help, or (PostgreSQL) it serves the `like` condition itself.
+   */
   trigramMatch(slot: number, pattern: string, bind: Bind): string | undefined;
 }
 
@@ -75,6 +80,9 @@ export const sqliteDialect: SearchDialect = {
   },
   wordMatch(slot, placeholder) {
     return `SELECT rowid >> 6 FROM context_words WHERE context_words MATCH ${placeholder} AND (rowid & 63) = ${slot}`;
+  },
+  wordCondition(slot, placeholder) {
+    return `r.rid IN (${this.wordMatch(slot, placeholder)})`;
   },
   wordProbe(slot, placeholder) {
     // FTS5 seeks the one row: far cheaper than collecting a common word's every match.
@@ -122,9 +130,11 @@ export const postgresDialect: SearchDialect = {
     return op === 'eq' && kind !== 'string' ? sql : `(${this.hasKind(root, keys, kind)} AND ${sql})`;
   },
   isIn(root, keys, kind, given, bind) {
-    if (root === ID_ROOT) return `r.id IN (${given.map((value) => bind(String(value))).join(', ')})`;
-    const operands = given.map((value) => (kind === 'string' ? `${bind(String(value))} COLLATE "C"` : `${bind(JSON.stringify(value))}::jsonb`));
-    return `${this.value(root, keys, kind)} IN (${operands.join(', ')})`;
+    // One array parameter, whatever the number of values: the planner reads it as a constant, so the
+    // field's index and statistics apply as they do to `=` (strings compare as text, other values as jsonb).
+    if (root === ID_ROOT) return `r.id = ANY (${bind(arrayLiteral(given.map(String)))}::text[])`;
+    if (kind === 'string') return `${this.value(root, keys, kind)} = ANY (${bind(arrayLiteral(given.map(String)))}::text[])`;
+    return `${this.value(root, keys, kind)} = ANY (${bind(arrayLiteral(given.map((value) => JSON.stringify(value))))}::jsonb[])`;
   },
   like(root, keys, pattern, bind) {
     if (root === ID_ROOT) return `r.id ILIKE ${bind(pattern)} ESCAPE ''`;
@@ -134,24 +144,39 @@ export const postgresDialect: SearchDialect = {
     const array = jsonAt(root, keys, '#>');
     return `jsonb_array_elements(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS ${alias}(value)`;
   },
-  wordMatch(slot, placeholder) {
-    return `SELECT rid FROM context_text WHERE slot = ${slot} AND words @@ ${placeholder}::tsquery`;
+  // A record's words are one tsvector in its row, each word prefixed with its slot (`3:smith`, see
+  // record-writers.ts): the query's words carry the slot, so they match that field's words only.
+  wordMatch(_slot, placeholder) {
+    return `SELECT rid FROM context_records WHERE words @@ ${placeholder}::tsquery`;
+  },
+  wordCondition(_slot, placeholder) {
+    // The entity's GIN index on `words` finds the candidates; checking one row is a lookup in its own tsvector.
+    return `r.words @@ ${placeholder}::tsquery`;
   },
   wordProbe(slot, placeholder) {
-    // PostgreSQL's planner picks between a hashed subplan and a per-row probe itself.
-    return `r.rid IN (${this.wordMatch(slot, placeholder)})`;
+    return this.wordCondition(slot, placeholder);
   },
 
-  word: (word) => `'${word}'`,
-  prefix: (word) => `'${word}':*`,
+  word: (word, slot) => `'${slotWord(slot, word)}'`,
+  prefix: (word, slot) => `'${slotWord(slot, word)}':*`,
   anyOf: (parts) => `(${parts.join(' | ')})`,
   allOf: (parts) => parts.join(' & '),
-  trigramMatch(slot, pattern, bind) {
-    return `SELECT rid FROM context_text WHERE slot = ${slot} AND value ILIKE ${bind(pattern)} ESCAPE ''`;
-  },
+  // A substring field has a trigram index on its own expression (postgres-entity-objects.ts): `like` uses it as it is.
+  trigramMatch: () => undefined,
 };
 
-function jsonAt(root: string, keys: string[], operator: '#>' | '#>>'): string {
+/** A word as PostgreSQL stores it in a record's `words`: prefixed with its text slot. */
+export function slotWord(slot: number, word: string): string {
+  return `${slot}:${word}`;
+}
+
+/** A PostgreSQL array literal of text elements (each quoted, so none is read as NULL or split). */
+function arrayLiteral(items: string[]): string {
+  return `{${items.map((item) => `"${item.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** The JSON value at `keys` below `root`: `#>` as jsonb, `#>>` as text. */
+export function jsonAt(root: string, keys: string[], operator: '#>' | '#>>'): string {
   if (keys.length === 0) return operator === '#>' ? root : `(${root} #>> '{}')`;
   const path = `{${keys.map((key) => `"${key.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
   return `(${root} ${operator} ${sqlString(path)})`;

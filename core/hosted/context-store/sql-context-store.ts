@@ -8,6 +8,8 @@ import { expressionIndexes } from './expression-indexes.ts';
 import type { FieldCatalog } from './field-catalog.ts';
 import { projectFields } from './projection.ts';
 import type { DocumentRow } from './record-writers.ts';
+import { postgresEntityObjects } from './postgres-entity-objects.ts';
+import { postgresPlanSettings } from './postgres-plan-settings.ts';
 import { postgresDialect, sqliteDialect } from './search-dialect.ts';
 import { DEFAULT_SEARCH_BUDGET_MS, SearchBudget, type SearchReader } from './search-budget.ts';
 import { encodeCursor, type SearchPlan } from './search-query.ts';
@@ -23,6 +25,15 @@ const PREPARE_LOCK = 7_263_106;
  * index (measured on SQLite): a word probe seeks in the FTS index, a `like` just reads the record.
  */
 const WALK_STEP_COST = { words: 20, trigrams: 1 } as const;
+/**
+ * Merges the pending lists of the records' GIN indexes (words, trigrams) into the indexes. A GIN index
+ * takes new rows into an unsorted list, merged by vacuum or once it reaches 4 MB; until then every
+ * search reads the whole list (after a replication, thousands of rows: a fuzzy query's hundreds of
+ * words were checked against each). A manual ANALYZE, unlike autovacuum's, leaves the list as it is.
+ */
+const GIN_PENDING_LISTS_MERGED = `SELECT gin_clean_pending_list(i.indexrelid::regclass)
+  FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+  WHERE i.indrelid = 'context_records'::regclass AND a.amname = 'gin'`;
 /** Records per write transaction: short enough not to hold SQLite's write lock long. */
 const WRITE_BATCH = 5000;
 
@@ -59,8 +70,9 @@ export class SqlContextStore implements ContextStore {
 
   async prepare(catalog: FieldCatalog): Promise<void> {
     // Serialised across instances: two CREATE INDEX IF NOT EXISTS of one name at once fail on PostgreSQL.
+    const statements = [...expressionIndexes(this.searchDialect, catalog), ...(this.dialect === 'postgres' ? postgresEntityObjects(catalog) : [])];
     await this.driver.transaction(async (tx) => {
-      for (const statement of expressionIndexes(this.searchDialect, catalog)) await tx.exec(statement);
+      for (const statement of statements) await tx.exec(statement);
     }, PREPARE_LOCK);
   }
 
@@ -157,18 +169,23 @@ export class SqlContextStore implements ContextStore {
         NOT_READY_RETRY_SECONDS,
       );
     }
+    // Only fuzzy expands words over the alphabets: any other search is spared the round trip.
     const alphabets = new Map(
-      (
-        await this.driver.all<{ slot: number; chars: string }>('SELECT slot, chars FROM context_alphabets WHERE connector_id = ? AND entity = ?', [
-          connectorId,
-          catalog.entity,
-        ])
-      ).map((row) => [Number(row.slot), row.chars]),
+      plan.cost.fuzzyWords === 0
+        ? []
+        : (
+            await this.driver.all<{ slot: number; chars: string }>('SELECT slot, chars FROM context_alphabets WHERE connector_id = ? AND entity = ?', [
+              connectorId,
+              catalog.entity,
+            ])
+          ).map((row) => [Number(row.slot), row.chars]),
     );
     // A connector that never wrote a record has no key: nothing is stored under -1.
     const storeKey = (await this.storeKey(connectorId, false)) ?? -1;
-    const { sql, params } = compileSearch(this.searchDialect, plan, storeKey, alphabets, await this.textDriven(connectorId, plan, budget));
-    const rows = await this.reader.all<{ id: string; data: string; score: number | string }>(sql, params, budget);
+    const textDriven = await this.textDriven(connectorId, plan, budget);
+    const compiled = compileSearch(this.searchDialect, plan, storeKey, alphabets, textDriven);
+    const settings = this.dialect === 'postgres' ? postgresPlanSettings(plan.filter, catalog, { byId: compiled.byId, textDriven }) : undefined;
+    const rows = await this.reader.all<{ id: string; data: string; score: number | string }>(compiled.sql, compiled.params, budget, settings);
     const more = rows.length > plan.limit;
     const hits = rows.slice(0, plan.limit).map((row) => ({
       id: row.id,
@@ -183,10 +200,14 @@ export class SqlContextStore implements ContextStore {
   }
 
   async optimize(): Promise<void> {
-    // SQLite: a sampled ANALYZE (cheap at any size); PostgreSQL samples by itself. Both tables: without
-    // the text rows' word statistics PostgreSQL takes every word for rare, scanning the text table for
-    // a fuzzy query's many variants and sorting a common word's every match.
-    await this.driver.exec(this.dialect === 'sqlite' ? 'PRAGMA analysis_limit = 1000; ANALYZE' : 'ANALYZE context_records, context_text');
+    // SQLite: a sampled ANALYZE (cheap at any size); PostgreSQL samples by itself. Without the words'
+    // statistics PostgreSQL takes every word for rare, sorting a common word's every match.
+    if (this.dialect === 'sqlite') {
+      await this.driver.exec('PRAGMA analysis_limit = 1000; ANALYZE');
+      return;
+    }
+    await this.driver.exec('ANALYZE context_records');
+    await this.driver.exec(GIN_PENDING_LISTS_MERGED);
   }
 
   /**
@@ -212,7 +233,7 @@ export class SqlContextStore implements ContextStore {
     };
     const dialect = this.searchDialect;
     const candidates =
-      text.index === 'words' ? dialect.wordMatch(text.slot, bind(dialect.word(text.value))) : dialect.trigramMatch(text.slot, text.value, bind)!;
+      text.index === 'words' ? dialect.wordMatch(text.slot, bind(dialect.word(text.value, text.slot))) : dialect.trigramMatch(text.slot, text.value, bind)!;
     const [counted] = await this.reader.all<{ n: number }>(`SELECT COUNT(*) AS n FROM (${candidates} LIMIT ${walkWins})`, params, budget);
     return Number(counted?.n ?? 0) < walkWins;
   }
