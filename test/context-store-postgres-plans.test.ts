@@ -126,8 +126,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('search plans on PostgreSQL', ()
     expect(fuzzy).toMatch(/CASE WHEN \(r\.words @@ '''\d+:jonsa'''::tsquery\)/);
     expect(fuzzy).not.toMatch(/SubPlan|Join|Nested Loop/);
   });
+  it('a lone like checks the first records in id order, and collects from the trigram index only when they did not fill the page', async () => {
+    // Every one of the first 40 users is a Hughes: the walk fills the page. Nobody is a "zzq": the candidates are collected.
+    for (const name of ['ughe', 'zzq']) {
+      const plan = await searched({ filter: { like: { name } } });
+      expect(plan).toMatch(/CTE walk\n.*\n(.*\n)*.*Index Scan using context_records_id on context_records/);
+      expect(plan).toMatch(/One-Time Filter: \(\$\d+ < '?21'?(::bigint)?\)\n\s*->\s+Bitmap Heap Scan on context_records r/);
+    }
+  });
+
   it('a page of documents becomes text after the page is cut, not before the sort', async () => {
-    const plan = await searched({ filter: { like: { name: 'hughes' } } });
+    const plan = await searched({ filter: { fuzzy: { real_name: 'hugehs' } } });
     expect(plan.split('\n')[0]).toMatch(/^Subquery Scan on page/);
   });
 });

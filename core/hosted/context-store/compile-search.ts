@@ -68,6 +68,8 @@ export function compileSearch(
   alphabets: Alphabets,
   /** Whether the text index should find the candidates (few of them); default: whenever every hit must meet a text condition. */
   textDriven = narrowedByText(plan.filter),
+  /** PostgreSQL: how many records to check in id order before collecting the candidates instead (see likeWalkFirst). */
+  walkFirst?: number,
 ): CompiledSearch {
   const hasText = containsText(plan.filter);
   // A lone text condition met by walking the id index: each record is checked on its own, and every hit scores 1.
@@ -82,6 +84,8 @@ export function compileSearch(
   ];
   // Rounded in SQL so the order is the one callers see: equal shown scores tie-break by id.
   const score = compiled.score ? concat('round((', compiled.score, dialect.name === 'sqlite' ? '), 6)' : ')::numeric, 6)') : '1';
+  const wanted = plan.offset + plan.limit + 1;
+  const walksFirst = dialect.name === 'postgres' && walkFirst !== undefined;
   const page = concat(
     `SELECT r.id AS id, ${dialect.name === 'sqlite' ? 'json(r.data)' : 'r.data'} AS data, `,
     score,
@@ -92,6 +96,8 @@ export function compileSearch(
       return `WHERE ${scoped}r.store_key = ${bind(storeKey)} AND ${scoped}r.entity = ${quote(plan.entity)} AND `;
     }),
     compiled.where,
+    // Collected only when the walk first did not fill the page.
+    walksFirst ? sql((bind) => ` AND (SELECT count(*) FROM walk) < ${bind(wanted)}`) : '',
     `\nORDER BY ${orderOf('r').join(', ')}\n`,
     sql((bind) => `LIMIT ${bind(plan.limit + 1)} OFFSET ${bind(plan.offset)}`),
   );
@@ -99,8 +105,36 @@ export function compileSearch(
   if (dialect.name === 'sqlite') return { sql: page.text, params: page.params, byId };
   // PostgreSQL computes the select list before sorting: the documents become text only once the page
   // is cut, not for every match sorted (for a `like` of 2,000 candidates, half the statement's time).
-  const query = concat('SELECT page.id AS id, page.data::text AS data, page.score AS score\nFROM (', page, `) page\nORDER BY ${orderOf('page').join(', ')}`);
+  const rows = walksFirst ? walkThenCollect(plan, storeKey, compiled.where, walkFirst!, page) : page;
+  const query = concat('SELECT page.id AS id, page.data::text AS data, page.score AS score\nFROM (', rows, `) page\nORDER BY ${orderOf('page').join(', ')}`);
   return { sql: query.text, params: query.params, byId };
+}
+
+/**
+ * PostgreSQL, a page of a lone `like` in id order: the first `walkFirst` records in id order are
+ * checked (the id index, read in order); if they hold the page, it is theirs (every later match has
+ * a greater id), else the candidates are collected from the trigram index (`page`, which runs only
+ * then: its condition on the walk is a one-time filter). A common substring fills the page after a
+ * few hundred records, where collecting would read each of its thousands of candidates from all
+ * over the table; a rare one costs the walk and the few candidates.
+ */
+function walkThenCollect(plan: SearchPlan, storeKey: number, where: Sql, walkFirst: number, page: Sql): Sql {
+  const wanted = plan.offset + plan.limit + 1;
+  return concat(
+    sql(
+      (bind) =>
+        `WITH walk AS (SELECT r.id AS id, r.data AS data FROM (SELECT rid, id, data FROM context_records WHERE store_key = ${bind(storeKey)} AND entity = ${quote(plan.entity)} ORDER BY id COLLATE "C" LIMIT ${bind(walkFirst)}) r\nWHERE `,
+    ),
+    where,
+    sql((bind) => ` ORDER BY r.id COLLATE "C" LIMIT ${bind(wanted)})\n`),
+    sql(
+      (bind) =>
+        `(SELECT id, data, 1 AS score FROM walk WHERE (SELECT count(*) FROM walk) = ${bind(wanted)} ORDER BY id COLLATE "C" OFFSET ${bind(plan.offset)})`,
+    ),
+    '\nUNION ALL\n(',
+    page,
+    ')',
+  );
 }
 
 /** Whether every hit must meet a text-index condition (a text operator, or `like` on a substring field, in the top-level AND). */

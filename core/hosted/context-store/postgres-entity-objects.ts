@@ -7,8 +7,8 @@ import { jsonAt, postgresDialect } from './search-dialect.ts';
  * statement idempotent: its word index, trigram indexes on its substring fields, and statistics on
  * its indexed fields. Partial, like the expression indexes: the entity's records only.
  */
-export function postgresEntityObjects(catalog: FieldCatalog): string[] {
-  return [...wordIndex(catalog), ...substringIndexes(catalog), ...fieldStatistics(catalog)];
+export function postgresEntityObjects(catalog: FieldCatalog, trigramSchema: string): string[] {
+  return [...wordIndex(catalog), ...substringIndexes(catalog, trigramSchema), ...fieldStatistics(catalog)];
 }
 
 const entityOf = (catalog: FieldCatalog) => `'${catalog.entity.replace(/'/g, "''")}'`;
@@ -24,12 +24,13 @@ function wordIndex(catalog: FieldCatalog): string[] {
  * A trigram index on each substring field's own expression, the very one `like` compares (see
  * postgresDialect.like): the candidates are records, found without a detour through other rows.
  */
-function substringIndexes(catalog: FieldCatalog): string[] {
+function substringIndexes(catalog: FieldCatalog, trigramSchema: string): string[] {
+  const opclass = `"${trigramSchema.replace(/"/g, '""')}".gin_trgm_ops`;
   return catalog.textFields
     .filter((field) => field.trigrams)
     .map((field) => {
       const text = jsonAt('data', keysOf(field), '#>>');
-      return `CREATE INDEX IF NOT EXISTS ${objectName('context_trgm', catalog.entity, text)} ON context_records USING gin (${text} public.gin_trgm_ops) WHERE entity = ${entityOf(catalog)}`;
+      return `CREATE INDEX IF NOT EXISTS ${objectName('context_trgm', catalog.entity, text)} ON context_records USING gin (${text} ${opclass}) WHERE entity = ${entityOf(catalog)}`;
     });
 }
 

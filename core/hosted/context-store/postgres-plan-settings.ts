@@ -1,5 +1,6 @@
 import type { FieldCatalog, ResolvedField } from './field-catalog.ts';
-import type { Filter } from './search-query.ts';
+import { walkableText } from './compile-search.ts';
+import type { Filter, SearchPlan } from './search-query.ts';
 
 /** Planner settings for one search statement, each set with SET LOCAL (they end with its transaction). */
 export type PlannerSettings = Readonly<Record<string, string>>;
@@ -47,4 +48,23 @@ function narrowedByIndex(filter: Filter, indexed: ReadonlySet<string>): boolean 
 /** The document's `id`, which compiles to the record's id column (see ID_ROOT). */
 function isId(field: ResolvedField): boolean {
   return field.steps.length === 1 && 'key' in field.steps[0]! && field.steps[0].key === 'id';
+}
+
+/**
+ * Checking the next record in id order costs about half as much as collecting a candidate of the
+ * trigram index (measured at 100,000 users: 10 and 23 µs): the walk reads pages in order, the
+ * candidates lie all over the table.
+ */
+const COLLECT_STEP_COST = 2;
+
+/**
+ * PostgreSQL, a lone `like` on a substring field in id order: how many records to check in id order
+ * before collecting the candidates instead (see walkThenCollect in compile-search.ts), or undefined
+ * for any other search. Where both cost the same: a substring in `d` of `stored` records fills
+ * `wanted` hits after `wanted / d` records, and has `d × stored` candidates; the planner cannot
+ * weigh that itself (it has no statistics for a pattern within one entity).
+ */
+export function likeWalkFirst(plan: SearchPlan, stored: number): number | undefined {
+  if (plan.sort.length > 0 || walkableText(plan.filter)?.index !== 'trigrams') return undefined;
+  return Math.ceil(Math.sqrt(COLLECT_STEP_COST * (plan.offset + plan.limit + 1) * stored));
 }

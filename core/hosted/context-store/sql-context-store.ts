@@ -9,7 +9,7 @@ import type { FieldCatalog } from './field-catalog.ts';
 import { projectFields } from './projection.ts';
 import type { DocumentRow } from './record-writers.ts';
 import { postgresEntityObjects } from './postgres-entity-objects.ts';
-import { postgresPlanSettings } from './postgres-plan-settings.ts';
+import { likeWalkFirst, postgresPlanSettings } from './postgres-plan-settings.ts';
 import { postgresDialect, sqliteDialect } from './search-dialect.ts';
 import { DEFAULT_SEARCH_BUDGET_MS, SearchBudget, type SearchReader } from './search-budget.ts';
 import { encodeCursor, type SearchPlan } from './search-query.ts';
@@ -70,8 +70,9 @@ export class SqlContextStore implements ContextStore {
 
   async prepare(catalog: FieldCatalog): Promise<void> {
     // Serialised across instances: two CREATE INDEX IF NOT EXISTS of one name at once fail on PostgreSQL.
-    const statements = [...expressionIndexes(this.searchDialect, catalog), ...(this.dialect === 'postgres' ? postgresEntityObjects(catalog) : [])];
     await this.driver.transaction(async (tx) => {
+      const statements = [...expressionIndexes(this.searchDialect, catalog)];
+      if (this.dialect === 'postgres') statements.push(...postgresEntityObjects(catalog, await trigramSchema(tx)));
       for (const statement of statements) await tx.exec(statement);
     }, PREPARE_LOCK);
   }
@@ -159,10 +160,10 @@ export class SqlContextStore implements ContextStore {
   async search(connectorId: string, catalog: FieldCatalog, plan: SearchPlan): Promise<SearchPage> {
     const started = performance.now();
     const budget = new SearchBudget(this.searchBudgetMs, plan.cost);
-    const state = await this.driver.get<{ synced_at: string | null }>('SELECT synced_at FROM context_entities WHERE connector_id = ? AND entity = ?', [
-      connectorId,
-      catalog.entity,
-    ]);
+    const state = await this.driver.get<{ synced_at: string | null; records: number }>(
+      'SELECT synced_at, records FROM context_entities WHERE connector_id = ? AND entity = ?',
+      [connectorId, catalog.entity],
+    );
     if (!state?.synced_at) {
       throw new NotReadyError(
         `${catalog.entity} has not been replicated yet: its first replication has not finished. Watch GET .../replication and search again when it is ready.`,
@@ -183,7 +184,8 @@ export class SqlContextStore implements ContextStore {
     // A connector that never wrote a record has no key: nothing is stored under -1.
     const storeKey = (await this.storeKey(connectorId, false)) ?? -1;
     const textDriven = await this.textDriven(connectorId, plan, budget);
-    const compiled = compileSearch(this.searchDialect, plan, storeKey, alphabets, textDriven);
+    const walkFirst = this.dialect === 'postgres' ? likeWalkFirst(plan, Number(state.records)) : undefined;
+    const compiled = compileSearch(this.searchDialect, plan, storeKey, alphabets, textDriven, walkFirst);
     const settings = this.dialect === 'postgres' ? postgresPlanSettings(plan.filter, catalog, { byId: compiled.byId, textDriven }) : undefined;
     const rows = await this.reader.all<{ id: string; data: string; score: number | string }>(compiled.sql, compiled.params, budget, settings);
     const more = rows.length > plan.limit;
@@ -265,4 +267,10 @@ export class SqlContextStore implements ContextStore {
 /** Scores computed in floating point read the same on both databases. */
 function roundScore(score: number): number {
   return Math.round(score * 1e6) / 1e6;
+}
+
+/** Where pg_trgm lives: `public` as the first migration puts it, elsewhere once an install's schema was renamed. */
+async function trigramSchema(tx: SqlDriver): Promise<string> {
+  const rows = await tx.all<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'");
+  return rows[0]?.schema ?? 'public';
 }
