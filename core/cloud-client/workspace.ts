@@ -175,7 +175,7 @@ export class CloudWorkspace {
     return new CustomCloudSourceDefinition(this, definitionType, info);
   }
 
-  /** The workspace's custom source definitions of one type (docker: UnsupportedFeatureError where the server has none, as Plugboard). */
+  /** The workspace's custom source definitions of one type (UnsupportedFeatureError where the server lists none of that type). */
   async listCustomSourceDefinitions(definitionType: CustomDefinitionType, options: ListOptions = {}): Promise<CustomCloudSourceDefinition[]> {
     assertDefinitionType(definitionType);
     const path = definitionsPath(this.workspaceId, definitionType);
