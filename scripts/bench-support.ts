@@ -1,6 +1,6 @@
 /** What the benchmarks share: child processes that print their address, interleaved timing, and order statistics. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,7 +19,7 @@ export async function startChild(
   args: string[],
   env: NodeJS.ProcessEnv,
   pattern: RegExp,
-): Promise<{ match: RegExpMatchArray; lines: string[]; nextLine(): Promise<string | undefined> }> {
+): Promise<{ match: RegExpMatchArray; lines: string[]; nextLine(): Promise<string | undefined>; pid: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const output = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -28,7 +28,7 @@ export async function startChild(
   for (let line = await nextLine(); line !== undefined; line = await nextLine()) {
     lines.push(line);
     const match = pattern.exec(line);
-    if (match) return { match, lines, nextLine };
+    if (match) return { match, lines, nextLine, pid: child.pid! };
   }
   throw new Error(`${args.join(' ')} exited before printing ${pattern}`);
 }
@@ -133,5 +133,16 @@ export async function startHostedBench(token = 'xoxb-bench-hosted') {
   } catch (error) {
     close();
     throw error;
+  }
+}
+
+/** The CPU seconds a child process has used so far (Linux's /proc; 0 elsewhere): what the upstream's emulator costs, beside this process's own. */
+export function childCpuSeconds(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 per second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
   }
 }

@@ -1,16 +1,21 @@
 /**
  * npm run bench:sync: a connection syncs a Slack sandbox of over 1,000,000 records (users and channel
  * messages; the sandbox in a child process, as the real upstream is) into SQLite, and into PostgreSQL
- * when TEST_DATABASE_URL is set, through the same job worker the server runs. The floor is reading the
- * same streams through the same reader without writing. Reads and SQLite syncs alternate for
- * BENCH_ROUNDS rounds (default 3; the machine is shared and noisy), and the medians are compared.
- * Prints progress, every rate, peak RSS; last lines `sync_over_read=<median sync rate / median read
- * rate>` (SQLite) and `sync_records_per_s=<median SQLite sync rate>`.
+ * when `--postgres <url>` or TEST_DATABASE_URL names a database (its own schema, dropped at the end),
+ * through the same job worker the server runs. The floor is reading the same streams through the same
+ * reader without writing. Each round reads, then syncs into each destination, for `--rounds` rounds
+ * (BENCH_ROUNDS, default 3; the machine is shared and noisy), and the medians are compared.
+ * `--destinations postgres` leaves SQLite out. Prints progress, every rate, each run's CPU per record
+ * (this process's threads together; the sandbox and the database server not) and peak RSS; then the
+ * medians `read_cpu_us_per_record`, `<destination>_cpu_us_per_record`, `<destination>_peak_rss_mb`,
+ * `postgres_sync_over_read` and `postgres_sync_records_per_s`; last lines `sync_over_read=<median sync
+ * rate / median read rate>` (SQLite) and `sync_records_per_s=<median SQLite sync rate>`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createRuntime } from '../index.ts';
 import type { ExecuteRequest, ExecuteResult } from '../core/execution/types.ts';
@@ -25,10 +30,19 @@ import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target
 import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
 import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
 import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
-import { startChild, stopChildren } from './bench-support.ts';
+import { childCpuSeconds, quantile, startChild, stopChildren } from './bench-support.ts';
 
 const SIZES = { users: 120_000, channels: 1_000, messagesPerChannel: 1_100 };
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '3' },
+    postgres: { type: 'string', default: process.env.TEST_DATABASE_URL },
+    destinations: { type: 'string', default: 'sqlite,postgres' },
+  },
+});
+const ROUNDS = Number(args.rounds);
+/** The destinations synced into, each round: PostgreSQL only where a database is named. */
+const DESTINATIONS = args.destinations.split(',').filter((type) => type === 'sqlite' || (type === 'postgres' && args.postgres)) as ('sqlite' | 'postgres')[];
 const TOKEN = 'xoxb-bench-sync';
 const STREAMS: SelectedStream[] = [
   { name: 'users', syncMode: 'full_refresh_overwrite' },
@@ -42,18 +56,24 @@ const baseUrl = sandbox.match[1]!;
 const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-sync-'));
 const runtime = await createRuntime();
 const connector = runtime.plugin('chat');
+/** The highest RSS since the current run started (this process: its writer threads included, the sandbox not). */
 let peakRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
-}, 200);
+}, 250);
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
-/** Seconds and records of a run, with a progress line every 10 s. */
-async function timed(label: string, run: (count: (n: number) => void) => Promise<void>): Promise<{ records: number; seconds: number }> {
+/** Seconds, records, peak RSS and CPU per record of a run, with a progress line every 10 s. */
+async function timed(
+  label: string,
+  run: (count: (n: number) => void) => Promise<void>,
+): Promise<{ records: number; seconds: number; peakRss: number; cpuPerRecord: number }> {
   let records = 0;
+  peakRss = process.memoryUsage.rss();
   const started = performance.now();
   const loopBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
+  const sandboxCpuBefore = childCpuSeconds(sandbox.pid);
   const progress = setInterval(
     () => console.log(`  ${label}: ${records} records, ${((performance.now() - started) / 1000).toFixed(0)} s, rss ${mb(process.memoryUsage.rss())}`),
     10_000,
@@ -70,10 +90,14 @@ async function timed(label: string, run: (count: (n: number) => void) => Promise
   const loop = performance.eventLoopUtilization(loopBefore).utilization;
   const cpu = process.cpuUsage(cpuBefore);
   const cores = (cpu.user + cpu.system) / 1e6 / seconds;
+  // What a record costs this process in CPU whatever the machine's load (on a crowded machine rates say more about the scheduler).
+  const cpuPerRecord = (cpu.user + cpu.system) / records;
+  // The sandbox shares the machine: its cores are what this process cannot have.
+  const sandboxCores = (childCpuSeconds(sandbox.pid) - sandboxCpuBefore) / seconds;
   console.log(
-    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${cores.toFixed(2)} cores)`,
+    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${cores.toFixed(2)} cores, ${cpuPerRecord.toFixed(1)} µs of CPU per record, peak RSS ${mb(peakRss)}; the sandbox ${sandboxCores.toFixed(2)} cores)`,
   );
-  return { records, seconds };
+  return { records, seconds, peakRss, cpuPerRecord };
 }
 
 /** The floor: the streams read through the sync's reader (same pages, same parents), nothing written. */
@@ -130,54 +154,65 @@ async function sync(label: string, destination: SyncTarget['destination'], round
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const sqliteDestination = (round: number): SyncTarget['destination'] => ({
-  destinationId: 'bench',
-  destinationType: 'sqlite',
-  configuration: { destinationType: 'sqlite', destination_path: `/local/bench-${round}.sqlite` },
-});
+const median = (values: number[]) => quantile(values, 0.5);
+const postgresSchema = `bench_sync_${process.pid}`;
+const LABELS = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
+
+/** Where a round's sync of each type writes: a file per round, or one schema whose tables each round's full refresh replaces. */
+function destinationFor(type: 'sqlite' | 'postgres', round: number): SyncTarget['destination'] {
+  if (type === 'postgres')
+    return { destinationId: 'bench', destinationType: 'postgres', configuration: postgresConfigurationFromUrl(args.postgres!, postgresSchema) };
+  return { destinationId: 'bench', destinationType: 'sqlite', configuration: { destinationType: 'sqlite', destination_path: `/local/bench-${round}.sqlite` } };
+}
+
+async function dropPostgresSchema(): Promise<void> {
+  const client = new pg.Client({ connectionString: args.postgres });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${postgresSchema}" CASCADE`);
+  await client.end();
+}
 
 try {
   const readRates: number[] = [];
-  const syncRates: number[] = [];
+  const readCpu: number[] = [];
+  const runs = Object.fromEntries(DESTINATIONS.map((type) => [type, { rates: [] as number[], peaks: [] as number[], cpu: [] as number[] }]));
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`round ${round} of ${ROUNDS}`);
     const read = await readOnly();
-    const sqlite = await sync('sync into SQLite', sqliteDestination(round), round);
-    if (sqlite.records !== read.records) throw new Error(`the sync wrote ${sqlite.records} records, the read gave ${read.records}`);
     readRates.push(read.records / read.seconds);
-    syncRates.push(sqlite.records / sqlite.seconds);
-  }
-  if (process.env.TEST_DATABASE_URL) {
-    const url = new URL(process.env.TEST_DATABASE_URL);
-    const schema = `bench_sync_${process.pid}`;
-    try {
-      const postgres = await sync(
-        'sync into PostgreSQL',
-        {
-          destinationId: 'bench',
-          destinationType: 'postgres',
-          configuration: postgresConfigurationFromUrl(url.href, schema),
-        },
-        0,
-      );
-      console.log(`postgres_sync_records_per_s=${Math.round(postgres.records / postgres.seconds)}`);
-    } finally {
-      const client = new pg.Client({ connectionString: url.href });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+    readCpu.push(read.cpuPerRecord);
+    for (const type of DESTINATIONS) {
+      const synced = await sync(`sync into ${LABELS[type]}`, destinationFor(type, round), round);
+      if (synced.records !== read.records) throw new Error(`the sync into ${type} wrote ${synced.records} records, the read gave ${read.records}`);
+      runs[type]!.rates.push(synced.records / synced.seconds);
+      runs[type]!.peaks.push(synced.peakRss);
+      runs[type]!.cpu.push(synced.cpuPerRecord);
     }
   }
   clearInterval(sampler);
-  const [readRate, syncRate] = [median(readRates), median(syncRates)];
-  console.log(`read records/s per round: ${readRates.map(Math.round).join(', ')}; SQLite sync: ${syncRates.map(Math.round).join(', ')}`);
-  console.log(`peak RSS ${mb(peakRss)} (streams are written in batches, never held whole)`);
-  console.log(`target: sync_over_read >= 0.7 on SQLite`);
-  console.log(`sync_over_read=${(syncRate / readRate).toFixed(3)}`);
-  console.log(`sync_records_per_s=${Math.round(syncRate)}`);
+  const readRate = median(readRates);
+  console.log(`read records/s per round: ${readRates.map(Math.round).join(', ')}`);
+  for (const type of DESTINATIONS) {
+    const { rates, peaks } = runs[type]!;
+    console.log(`${LABELS[type]} sync records/s per round: ${rates.map(Math.round).join(', ')}; peak RSS per round: ${peaks.map(mb).join(', ')}`);
+  }
+  console.log('target: sync_over_read >= 0.7 into SQLite with peak RSS under 256 MB; postgres_sync_over_read >= 0.7');
+  console.log(`read_cpu_us_per_record=${median(readCpu).toFixed(1)}`);
+  for (const type of DESTINATIONS) {
+    console.log(`${type}_cpu_us_per_record=${median(runs[type]!.cpu).toFixed(1)}`);
+    console.log(`${type}_peak_rss_mb=${Math.round(median(runs[type]!.peaks) / 2 ** 20)}`);
+  }
+  if (runs.postgres) {
+    console.log(`postgres_sync_over_read=${(median(runs.postgres.rates) / readRate).toFixed(3)}`);
+    console.log(`postgres_sync_records_per_s=${Math.round(median(runs.postgres.rates))}`);
+  }
+  if (runs.sqlite) {
+    console.log(`sync_over_read=${(median(runs.sqlite.rates) / readRate).toFixed(3)}`);
+    console.log(`sync_records_per_s=${Math.round(median(runs.sqlite.rates))}`);
+  }
 } finally {
   clearInterval(sampler);
   stopChildren();
   rmSync(dataDir, { recursive: true, force: true });
+  if (DESTINATIONS.includes('postgres')) await dropPostgresSchema();
 }

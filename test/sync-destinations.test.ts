@@ -207,6 +207,9 @@ function dataOf(rows: Record<string, unknown>[], table: TableSpec = USERS): Reco
     .sort((a, b) => Number(a.id) - Number(b.id));
 }
 
+/** bytesSynced as Airbyte counts it: each record serialized as JSON, in UTF-8. */
+const jsonBytes = (records: Record<string, unknown>[]) => records.reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)), 0);
+
 const user = (id: number, name = `user ${id}`) => ({ id, name, score: id / 4, active: id % 2 === 0, profile: { tags: ['a', id], nested: { ok: true } } });
 
 describe.each(BACKENDS)('the $type destination', (backend) => {
@@ -260,7 +263,7 @@ describe.each(BACKENDS)('the $type destination', (backend) => {
     expect(await read.primaryKey('users')).toEqual(['id']);
   });
 
-  it('writes rows that read back as written, and answers the size of the values written in bytes', async () => {
+  it('writes rows that read back as written, and answers the size of the records as JSON in bytes', async () => {
     const records = [
       user(1),
       { id: 2, name: 'Zoë "quoted" \\ back\nslash, 日本語 🎉', score: -1.5e-7, active: false, profile: [1, 'two', null, { three: 3 }] },
@@ -270,25 +273,21 @@ describe.each(BACKENDS)('the $type destination', (backend) => {
     const writer = await destination().openStream(USERS, 'append_dedup', { syncId: 7 });
     const bytes = await writer.write(records);
     await writer.commit();
-    // The values written: each record's (strings in UTF-8, numbers 8 bytes, booleans 1 or 8), and its three _airbyte_ values (a uuid, a time, the meta).
-    const strings = records.reduce(
-      (sum, record) =>
-        sum +
-        Buffer.byteLength(
-          Object.values(record)
-            .filter((value) => typeof value === 'string')
-            .join(''),
-        ),
-      0,
-    );
-    expect(bytes).toBeGreaterThan(strings + records.length * (36 + 24 + 20));
-    expect(bytes).toBeLessThan(strings + records.length * (36 + 24 + 30 + 5 * 8) + 64);
+    expect(bytes).toBe(jsonBytes(records));
     expect(dataOf(await (await reader()).rows('users'))).toEqual([
       user(1),
       records[1],
       records[2],
       { id: 4, name: null, score: null, active: null, profile: null },
     ]);
+  });
+
+  it('text and JSON holding tabs, line breaks, backslashes and what COPY reads as markers read back as written', async () => {
+    const tricky = ['a\tb', 'line\nbreak\r\nwindows', 'back\\slash', '\\N', '\\.', 'ends with \\', '\t', ''];
+    const records = tricky.map((name, i) => ({ id: i + 1, name, profile: { name, list: [name] } }));
+    await writeAll(destination(), USERS, 'overwrite', records);
+    const rows = dataOf(await (await reader()).rows('users'));
+    expect(rows.map((row) => [row.name, row.profile])).toEqual(tricky.map((name) => [name, { name, list: [name] }]));
   });
 
   it('fills the _airbyte_ columns: a uuid per row, the time of the write, the sync id', async () => {
@@ -472,6 +471,35 @@ describe.each(BACKENDS)('the $type destination', (backend) => {
   });
 });
 
+describe('bytes written', () => {
+  it('are counted alike on every destination: each record as JSON in UTF-8, a key twice in a batch twice, a bigint as its digits in quotes', async () => {
+    const records: Record<string, unknown>[] = [
+      user(1),
+      { id: 2, name: 'Zoë 日本語 🎉\ttab', profile: { deep: [1, { x: 'y\u0000' }] }, ignored: 'a field with no column' },
+      user(1, 'again'),
+      { id: 3, big: 2n ** 70n },
+    ];
+    const expected = records.reduce<number>(
+      (sum, record) => sum + Buffer.byteLength(JSON.stringify(record, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value))),
+      0,
+    );
+    const counted: Partial<Record<DestinationType, number>> = {};
+    for (const backend of BACKENDS) {
+      const database = await createTestDatabase(backend.type === 'postgres' ? 'postgres' : 'sqlite');
+      const target = createDestination(backend.type, backend.open(database).config, { dataDir: database.dataDir });
+      try {
+        const writer = await target.openStream(USERS, 'overwrite', { syncId: 1 });
+        counted[backend.type] = await writer.write(records);
+        await writer.commit();
+      } finally {
+        await target.close();
+        await database.drop();
+      }
+    }
+    expect(counted).toEqual(Object.fromEntries(BACKENDS.map((backend) => [backend.type, expected])));
+  });
+});
+
 describe.each([sqliteBackend, duckdbBackend])('the $type destination path', (backend) => {
   const dataDir = '/srv/plugboard/data';
   const configFor = (destination_path: string) => ({ destinationType: backend.type, destination_path });
@@ -575,6 +603,43 @@ describe.runIf(TEST_DATABASE_URL)('the postgres destination on the test server',
       expect(found.rowCount).toBe(1);
     } finally {
       await target.close();
+    }
+  });
+
+  it('a full refresh leaves the names a table created directly has (its primary key and index), however often it runs', async () => {
+    const names = ['users', 'a_stream_name_long_enough_that_its_staging_name_must_be_hashed_', 'ユーザーの一覧の長い名前です一覧'];
+    const client = new pg.Client({ connectionString: database.databaseUrl });
+    await client.connect();
+    const control = `${database.schema}_direct`;
+    const target = createDestination('postgres', postgresConfig(database), { dataDir: database.dataDir });
+    try {
+      const keyNames = async (schema: string, table: string) => {
+        const constraints = await client.query(
+          `SELECT conname FROM pg_constraint WHERE conrelid = (quote_ident($1) || '.' || quote_ident($2))::regclass ORDER BY conname`,
+          [schema, table],
+        );
+        const indexes = await client.query('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY indexname', [schema, table]);
+        return { constraints: constraints.rows.map((row) => row.conname), indexes: indexes.rows.map((row) => row.indexname) };
+      };
+      // What CREATE TABLE under each name gives, in a schema of its own.
+      await client.query(`CREATE SCHEMA "${control}"`);
+      // A table of before this fix: its key still named after the staging table it was swapped in from.
+      await client.query(`CREATE TABLE "${database.schema}".users (id BIGINT CONSTRAINT users_airbyte_tmp_pkey PRIMARY KEY)`);
+      for (const name of names) {
+        await client.query(`CREATE TABLE "${control}"."${name}" (id BIGINT PRIMARY KEY, name TEXT)`);
+        const direct = await keyNames(control, name);
+        expect(direct.constraints).toHaveLength(1);
+        for (let refresh = 1; refresh <= 3; refresh++) {
+          const writer = await target.openStream({ ...USERS, name }, 'overwrite', { syncId: refresh });
+          await writer.write([user(refresh), user(refresh + 10)]);
+          await writer.commit();
+          expect(await keyNames(database.schema!, name), `${name}, refresh ${refresh}`).toEqual(direct);
+        }
+      }
+    } finally {
+      await target.close();
+      await client.query(`DROP SCHEMA IF EXISTS "${control}" CASCADE`);
+      await client.end();
     }
   });
 

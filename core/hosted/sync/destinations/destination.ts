@@ -40,7 +40,8 @@ export interface WriteContext {
 export interface StreamWriter {
   /**
    * Writes a batch in one transaction, creating the table (or adding missing columns) first when
-   * needed. Resolves once the rows are durable; answers the bytes written (the values' size: rowBytes).
+   * needed. Resolves once the rows are durable; answers the records' bytes as the sync counts them,
+   * alike on every backend (each record's JSON in UTF-8: record-bytes.ts).
    */
   write(records: Record<string, unknown>[]): Promise<number>;
   /** `overwrite`: swaps the staging table in. `append_dedup`: nothing left to do. */

@@ -4,7 +4,7 @@ import type { Destination } from './destination.ts';
 import { leaseDuckDbFile } from './duckdb-files.ts';
 import { SessionDestination } from './session-destination.ts';
 import type { SqlDialect } from './table-columns.ts';
-import { type QueryRunner, TextListSession } from './text-list-session.ts';
+import { TextListSession, type TextListRunner } from './text-list-session.ts';
 
 const DUCKDB_DIALECT: SqlDialect = {
   types: {
@@ -44,7 +44,7 @@ export function createDuckDbDestination(config: DestinationConfiguration, dataDi
   return new SessionDestination('duckdb', session);
 }
 
-async function connectDuckDb(file: string, path: string): Promise<QueryRunner> {
+async function connectDuckDb(file: string, path: string): Promise<TextListRunner> {
   const { connection, release } = await leaseDuckDbFile(file).catch((error: unknown) => {
     throw new Error(`cannot open duckdb file ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`);
   });

@@ -1,12 +1,14 @@
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { type DestinationConfiguration, optionalBoolean, optionalString } from './config-fields.ts';
 import type { Destination } from './destination.ts';
 import { CONNECT_TIMEOUT_MS, connectPostgres, type PostgresSettings, readPostgresSettings } from './postgres-connection.ts';
 import { databaseIdentity, ownDatabaseRefused, sameDatabase } from './database-identity.ts';
 import type { NetworkGuard } from './network-guard.ts';
+import { type CopyRunner, PostgresSession } from './postgres-session.ts';
 import { SessionDestination } from './session-destination.ts';
 import type { SqlDialect } from './table-columns.ts';
-import { type QueryRunner, TextListSession } from './text-list-session.ts';
 
 const POSTGRES_DIALECT: SqlDialect = {
   types: {
@@ -35,17 +37,16 @@ const LOCK_TIMEOUT_MS = 60_000;
  */
 export function createPostgresDestination(config: DestinationConfiguration, guard?: NetworkGuard): Destination {
   const settings = readPostgresSettings(config);
-  const session = new TextListSession({
+  const session = new PostgresSession({
     dialect: POSTGRES_DIALECT,
     schema: optionalString(config, 'postgres', 'schema', 'public'),
     dropCascade: optionalBoolean(config, 'postgres', 'drop_cascade'),
-    textListParam: (number) => `$${number}::text[]`,
     connect: () => connectPostgres(settings, (ssl) => openClient(settings, ssl, guard)),
   });
   return new SessionDestination('postgres', session);
 }
 
-async function openClient(settings: PostgresSettings, ssl: false | { rejectUnauthorized: false }, guard?: NetworkGuard): Promise<QueryRunner> {
+async function openClient(settings: PostgresSettings, ssl: false | { rejectUnauthorized: false }, guard?: NetworkGuard): Promise<CopyRunner> {
   // The address judged is the one connected to: a second resolution could answer otherwise.
   const address = guard ? await guard.egress.resolve({ host: settings.host, port: settings.port }, 'configuration.host') : settings.host;
   const client = new pg.Client({
@@ -76,7 +77,11 @@ async function openClient(settings: PostgresSettings, ssl: false | { rejectUnaut
   }
   return {
     query: async (sql, params) => (await client.query(sql, params)).rows as Record<string, unknown>[],
-    runWithTextLists: async (sql, lists) => void (await client.query(sql, lists)),
+    copyFrom: async (sql, data) => {
+      const copy = client.query(copyFrom(sql));
+      copy.end(data);
+      await finished(copy);
+    },
     isBroken: () => broken,
     close: () => client.end(),
   };

@@ -27,7 +27,7 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/;
  * primary key, a key seen twice in the batch keeps its last record: an upsert statement may touch a
  * row only once.
  */
-export function encodeRows(table: TableSpec, records: Record<string, unknown>[], context: WriteContext, dialect: SqlDialect): SqlValue[][] {
+export function encodeRows(table: TableSpec, records: Iterable<Record<string, unknown>>, context: WriteContext, dialect: SqlDialect): SqlValue[][] {
   const encoders = table.columns.map((column) => encoderFor(column.type, dialect));
   const keyIndexes = table.primaryKey.map((key) => table.columns.findIndex((column) => column.name === key));
   const extractedAt = new Date().toISOString();
@@ -104,20 +104,4 @@ function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
     case 'json':
       return json;
   }
-}
-
-/**
- * What a batch weighs as the sync counts bytes: the size of the values written, strings (JSON
- * columns as their text) in UTF-8, numbers as 8 bytes, booleans as 1.
- */
-export function rowBytes(rows: SqlValue[][]): number {
-  let bytes = 0;
-  for (const row of rows) {
-    for (const value of row) {
-      if (typeof value === 'string') bytes += Buffer.byteLength(value);
-      else if (typeof value === 'number') bytes += 8;
-      else if (typeof value === 'boolean') bytes += 1;
-    }
-  }
-  return bytes;
 }

@@ -1,4 +1,5 @@
 import type { Destination, DestinationType, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
+import { recordBytes } from './record-bytes.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { SqlSession } from './sql-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
@@ -22,7 +23,11 @@ export class SessionDestination implements Destination {
   async openStream(table: TableSpec, mode: WriteMode, context: WriteContext): Promise<StreamWriter> {
     const load = await this.queue.run(() => TableLoad.open(this.session, table, mode, context));
     return {
-      write: (records) => this.queue.run(() => load.write(records)),
+      write: (records) =>
+        this.queue.run(async () => {
+          await load.write(records);
+          return recordBytes(records);
+        }),
       commit: () => this.queue.run(() => load.commit()),
       abort: () => this.queue.run(() => load.abort()),
     };

@@ -12,6 +12,8 @@ export interface SqlSession {
   columnsOf(table: string): Promise<string[] | null>;
   /** Runs the statements in one transaction. */
   transaction(statements: string[]): Promise<void>;
+  /** Replaces `table` with the staging table in one transaction, names and all as if it had been created as `table`. */
+  swap(staging: string, table: string): Promise<void>;
   /** Inserts the rows (values in `columns` order) in one transaction; `conflict` ends each insert statement. */
   insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void>;
   close(): Promise<void>;

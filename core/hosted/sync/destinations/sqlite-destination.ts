@@ -1,8 +1,7 @@
 import { type DestinationConfiguration, requiredString } from './config-fields.ts';
 import { fileUnderDataDir } from './data-dir-path.ts';
 import type { Destination, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { encodeRows } from './row-encoding.ts';
-import { SQLITE_DIALECT } from './sqlite-dialect.ts';
+import { JsonBatchWriter } from './json-batch.ts';
 import type { SqliteCall } from './sqlite-worker.ts';
 import { WorkerCalls } from '../../worker-calls.ts';
 
@@ -14,13 +13,14 @@ export function createSqliteDestination(config: DestinationConfiguration, dataDi
 
 /**
  * Writes through a worker thread that holds the file (sqlite-worker.ts): better-sqlite3 is
- * synchronous, and a million rows inserted here would stall the source's reads. This thread encodes
- * each batch into rows, flat arrays of values, which postMessage copies cheaply (measured: cheaper
- * than the records' JSON or a copy of the records); the writer thread inserts them and weighs them.
+ * synchronous, and a million rows inserted here would stall the source's reads. This thread only
+ * serializes each batch, as JSON into shared memory (json-batch.ts), and weighs it on the way; the
+ * writer thread parses, encodes and inserts it.
  */
 class SqliteDestination implements Destination {
   readonly type = 'sqlite' as const;
   private readonly thread: WorkerCalls<SqliteCall>;
+  private readonly batches = new JsonBatchWriter();
   private streams = 0;
 
   constructor(file: string, label: string) {
@@ -36,8 +36,13 @@ class SqliteDestination implements Destination {
     await this.thread.call({ op: 'open', stream, table, mode, context });
     return {
       write: async (records) => {
-        const rows = encodeRows(table, records, context, SQLITE_DIALECT);
-        return (await this.thread.call({ op: 'write', stream, rows })) ?? 0;
+        const { batch, bytes, release } = this.batches.write(records);
+        try {
+          await this.thread.call({ op: 'write', stream, batch });
+        } finally {
+          release();
+        }
+        return bytes;
       },
       commit: async () => {
         await this.thread.call({ op: 'commit', stream });

@@ -4,7 +4,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { rowBytes, type SqlValue } from './row-encoding.ts';
+import { type JsonBatch, readJsonBatch } from './json-batch.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { SqliteSession } from './sqlite-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
@@ -14,7 +14,7 @@ import { serveCalls } from '../../worker-calls.ts';
 export type SqliteCall =
   | { op: 'check' }
   | { op: 'open'; stream: number; table: TableSpec; mode: WriteMode; context: WriteContext }
-  | { op: 'write'; stream: number; rows: SqlValue[][] }
+  | { op: 'write'; stream: number; batch: JsonBatch }
   | { op: 'commit' | 'abort'; stream: number }
   | { op: 'drop'; names: string[] }
   | { op: 'close' };
@@ -38,11 +38,10 @@ async function handle(call: SqliteCall): Promise<number | undefined> {
     case 'open':
       loads.set(call.stream, await TableLoad.open(session, call.table, call.mode, call.context));
       return;
-    case 'write': {
-      // Encoded by the main thread (sqlite-destination.ts); weighed here, off it.
-      await loadOf(call.stream).writeRows(call.rows);
-      return rowBytes(call.rows);
-    }
+    case 'write':
+      // Read and encoded here, off the main thread (sqlite-destination.ts).
+      await loadOf(call.stream).write(readJsonBatch(call.batch));
+      return;
     case 'commit':
       await loadOf(call.stream).commit();
       loads.delete(call.stream);

@@ -80,7 +80,8 @@ export function stagingTableName(name: string, dialect: SqlDialect): string {
   return `${truncateUtf8(name, room)}_${hash}${STAGING_SUFFIX}`;
 }
 
-function truncateUtf8(text: string, maxBytes: number): string {
+/** The longest start of `text` within `maxBytes` of UTF-8, cut on a character boundary. */
+export function truncateUtf8(text: string, maxBytes: number): string {
   let out = '';
   for (const char of text) {
     if (Buffer.byteLength(out + char) > maxBytes) break;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { encodeRows, rowBytes, type SqlValue } from './row-encoding.ts';
+import { encodeRows } from './row-encoding.ts';
 import type { SqlSession } from './sql-session.ts';
 import { checkTableSpec, missingColumns, type SqlColumn, sqlColumns, stagingTableName } from './table-columns.ts';
-import { addColumnSql, createTableSql, dropTableSql, onConflictSql, renameTableSql } from './table-sql.ts';
+import { addColumnSql, createTableSql, dropTableSql, onConflictSql } from './table-sql.ts';
 
 /**
  * One stream's rows going into one table, the same on every backend (the session speaks its SQL):
@@ -42,16 +42,10 @@ export class TableLoad {
     return new TableLoad(session, table, mode, context, table.name, columns);
   }
 
-  /** Writes the records; answers their weight in bytes (rowBytes). */
-  async write(records: Record<string, unknown>[]): Promise<number> {
-    const rows = encodeRows(this.table, records, this.context, this.session.dialect);
-    await this.writeRows(rows);
-    return rowBytes(rows);
-  }
-
-  /** Rows encodeRows made for this table in this session's dialect (the SQLite destination encodes them on the main thread). */
-  async writeRows(rows: SqlValue[][]): Promise<void> {
+  /** Writes the records in one transaction (their bytes are the caller's to count: record-bytes.ts); each is read once, in order. */
+  async write(records: Iterable<Record<string, unknown>>): Promise<void> {
     this.expectOpen('write');
+    const rows = encodeRows(this.table, records, this.context, this.session.dialect);
     if (rows.length === 0) return;
     const qualified = this.session.qualified(this.target);
     // Upserting in overwrite too: a source that pages the same record twice must not fail the key.
@@ -61,8 +55,7 @@ export class TableLoad {
   async commit(): Promise<void> {
     this.expectOpen('commit');
     if (this.mode === 'overwrite') {
-      const final = this.session.qualified(this.table.name);
-      await this.session.transaction([dropTableSql(final, this.session.dropCascade), renameTableSql(this.session.qualified(this.target), this.table.name)]);
+      await this.session.swap(this.target, this.table.name);
     }
     // Only now: a failed swap leaves the staging table for abort() to drop.
     this.state = 'committed';

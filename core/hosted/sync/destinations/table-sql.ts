@@ -26,6 +26,11 @@ export function renameTableSql(qualified: string, newName: string): string {
   return `ALTER TABLE ${qualified} RENAME TO ${quoteIdentifier(newName)}`;
 }
 
+/** What swaps a staging table in, in one transaction: the table it replaces dropped, the staging table renamed to it. */
+export function swapSql(qualifiedTable: string, qualifiedStaging: string, table: string, cascade: boolean): string[] {
+  return [dropTableSql(qualifiedTable, cascade), renameTableSql(qualifiedStaging, table)];
+}
+
 /** `INSERT INTO t ("a", "b", ...)`, the rows' source to follow. */
 export function insertIntoSql(qualified: string, columns: SqlColumn[]): string {
   return `INSERT INTO ${qualified} (${columns.map((column) => quoteIdentifier(column.name)).join(', ')})`;

@@ -1,0 +1,57 @@
+import { maxUtf8Bytes, withRoom } from './buffer-room.ts';
+import { recordJson } from './record-bytes.ts';
+
+/** A batch of records as their JSON texts in UTF-8, one after another, in memory the writer thread reads in place. */
+export interface JsonBatch {
+  buffer: SharedArrayBuffer;
+  /** Where each record's text ends. */
+  ends: Uint32Array;
+}
+
+/** Enough for a batch of 1,000 records of a few kilobytes; a larger batch grows its buffer. */
+const INITIAL_BYTES = 4 * 2 ** 20;
+
+/**
+ * How the SQLite destination hands batches to its writer thread, cheaply for the event loop: each
+ * record serialized on its own (a small string, young and cheap to collect) and written as UTF-8 into
+ * shared memory reused batch after batch, which postMessage passes without a copy. Measured per 1,000
+ * Slack users: about 5 ms, against 17 ms to encode rows and post them, and 15 to 25 ms to post one JSON
+ * text of the batch (a string of megabytes, allocated and collected in the old generation each time).
+ */
+export class JsonBatchWriter {
+  /** Buffers no write holds: a write takes one and gives it back once the writer thread has read it. */
+  private readonly free: Buffer[] = [];
+
+  /** The records as a batch, their bytes as the sync counts them (record-bytes.ts), and what gives the buffer back. */
+  write(records: Record<string, unknown>[]): { batch: JsonBatch; bytes: number; release: () => void } {
+    let buffer = this.free.pop() ?? sharedBuffer(INITIAL_BYTES);
+    const ends = new Uint32Array(records.length);
+    let at = 0;
+    for (let i = 0; i < records.length; i++) {
+      const json = recordJson(records[i]!);
+      buffer = withRoom(buffer, at, maxUtf8Bytes(json.length), sharedBuffer);
+      at += buffer.write(json, at);
+      ends[i] = at;
+    }
+    const held = buffer;
+    return { batch: { buffer: held.buffer as SharedArrayBuffer, ends }, bytes: at, release: () => void this.free.push(held) };
+  }
+}
+
+/**
+ * In the writer thread: the records of a batch, parsed one at a time as they are encoded, so each is
+ * garbage before the next (decoding the whole batch at once, a string of megabytes, measured five
+ * times the cost).
+ */
+export function* readJsonBatch(batch: JsonBatch): Generator<Record<string, unknown>> {
+  const bytes = Buffer.from(batch.buffer);
+  let start = 0;
+  for (const end of batch.ends) {
+    yield JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>;
+    start = end;
+  }
+}
+
+function sharedBuffer(bytes: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(bytes));
+}
