@@ -433,7 +433,7 @@ describe.each(BACKENDS)('streams, deleted resources, jobs and optional fields of
     expect((await call('get', '/streams', `/streams?sourceId=${source}`, { token: otherToken })).status).toBe(404);
   });
 
-  it('syncs only the selected fields it was given, checked as Airbyte checks them; refuses mappers; takes the fields that change nothing here', async () => {
+  it('syncs only the selected fields it was given, checked as Airbyte checks them, and its mappers; takes the fields that change nothing here', async () => {
     const source = (await createSource('selected', { sourceType: 'chat', credentials: { token: CHAT_TOKEN } })).body.sourceId as string;
     const fields = (...names: string[]) => names.map((name) => ({ fieldPath: [name] }));
     const chosen = await connect(source, {
@@ -481,9 +481,9 @@ describe.each(BACKENDS)('streams, deleted resources, jobs and optional fields of
         'value_error.key_field_not_selected',
       ],
       [
-        { name: 'users', mappers: [{ type: 'hashing', mapperConfiguration: { targetField: 'name', method: 'SHA-256', fieldNameSuffix: '_hashed' } }] },
-        'body.configurations.streams.0.mappers',
-        'value_error.mappers_unsupported',
+        { name: 'users', mappers: [{ type: 'hashing', mapperConfiguration: { targetField: 'nope', method: 'SHA-256', fieldNameSuffix: '_hashed' } }] },
+        'body.configurations.streams.0.mappers.0.mapperConfiguration.targetField',
+        'value_error.mapper_field_not_found',
       ],
     ] as const) {
       const answer = await stream(entry);

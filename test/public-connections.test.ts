@@ -257,6 +257,44 @@ describe.each(BACKENDS)('public cloud API destinations and connections on %s', (
     expect([badPatch.status, badPatch.body.issues?.[0]?.loc.join('.')]).toEqual([400, 'body.configurations.streams.0.name']);
   });
 
+  it('takes mappers, answers them with their ids and the AES key masked, and keeps the key when the answer is sent back', async () => {
+    const aes = {
+      algorithm: 'AES',
+      targetField: 'text',
+      fieldNameSuffix: '_encrypted',
+      key: '00112233445566778899aabbccddeeff',
+      mode: 'CBC',
+      padding: 'PKCS5Padding',
+    };
+    const mappers = [
+      { type: 'hashing', mapperConfiguration: { targetField: 'user', method: 'SHA-256', fieldNameSuffix: '_hashed' } },
+      { type: 'encryption', mapperConfiguration: aes },
+    ];
+    // Sent unchecked against api_sdk.yaml: its MapperConfiguration oneOf admits no hashing mapper (one also matches field-filtering's open schema).
+    const created = await raw('post', '/connections', { sourceId, destinationId, configurations: { streams: [{ name: 'channel_messages', mappers }] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const [stream] = created.body.configurations.streams;
+    expect(stream.mappers.map((m: { id: string }) => m.id)).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(stream.mappers[1].mapperConfiguration).toEqual({ ...aes, key: MASK });
+    expect(JSON.stringify((await fx.server.hosted.publicApi.connections.syncTarget(created.body.connectionId)).streams)).toContain(aes.key);
+    // The answer sent back as it is: the masked key is the stored one.
+    const id = created.body.connectionId;
+    const patched = await raw('patch', `/connections/${id}`, { configurations: created.body.configurations });
+    expect([patched.status, patched.body.configurations]).toEqual([200, created.body.configurations]);
+    expect(JSON.stringify((await fx.server.hosted.publicApi.connections.syncTarget(id)).streams)).toContain(aes.key);
+    const unknownMask = await raw('patch', `/connections/${id}`, {
+      configurations: { streams: [{ name: 'channel_messages', mappers: [{ type: 'encryption', mapperConfiguration: { ...aes, key: MASK } }] }] },
+    });
+    expect([unknownMask.status, unknownMask.body.issues?.[0]?.loc.join('.')]).toEqual([400, 'body.configurations.streams.0.mappers.0.mapperConfiguration.key']);
+    const keyed = await raw('post', '/connections', {
+      sourceId,
+      destinationId,
+      configurations: { streams: [{ name: 'channel_messages', mappers: [{ type: 'field-filtering', mapperConfiguration: { targetField: 'ts' } }] }] },
+    });
+    expect([keyed.status, keyed.body.issues?.[0]?.type]).toEqual([400, 'value_error.mapper_primary_key']);
+    expect(keyed.body.detail).toContain('primary key');
+  });
+
   it('pages connections and narrows them to workspaces', async () => {
     const other = (await call('post', '/workspaces', '/workspaces', { body: { name: 'connections-paging' } })).body.workspaceId as string;
     const source = (await call('post', '/sources', '/sources', { body: { name: 'paged slack', workspaceId: other, configuration: slack() } })).body.sourceId;

@@ -51,6 +51,11 @@ import executeRequestSchema from '../../schemas/server/execute-request.json' wit
 import executeResponseSchema from '../../schemas/server/execute-response.json' with { type: 'json' };
 import healthResponseSchema from '../../schemas/server/health-response.json' with { type: 'json' };
 import jsonWebKeySetSchema from '../../schemas/server/json-web-key-set.json' with { type: 'json' };
+import mapperEncryptionSchema from '../../schemas/server/mapper-encryption.json' with { type: 'json' };
+import mapperFieldFilteringSchema from '../../schemas/server/mapper-field-filtering.json' with { type: 'json' };
+import mapperFieldRenamingSchema from '../../schemas/server/mapper-field-renaming.json' with { type: 'json' };
+import mapperHashingSchema from '../../schemas/server/mapper-hashing.json' with { type: 'json' };
+import mapperRowFilteringSchema from '../../schemas/server/mapper-row-filtering.json' with { type: 'json' };
 import notificationDeliveryListSchema from '../../schemas/server/notification-delivery-list.json' with { type: 'json' };
 import notificationDeliveryQuerySchema from '../../schemas/server/notification-delivery-query.json' with { type: 'json' };
 import notificationDeliverySchema from '../../schemas/server/notification-delivery.json' with { type: 'json' };
@@ -101,6 +106,7 @@ import publicSourcePutRequestSchema from '../../schemas/server/public-source-put
 import publicSourceSchema from '../../schemas/server/public-source.json' with { type: 'json' };
 import publicStreamConfigurationSchema from '../../schemas/server/public-stream-configuration.json' with { type: 'json' };
 import publicStreamConfigurationsSchema from '../../schemas/server/public-stream-configurations.json' with { type: 'json' };
+import publicStreamMapperSchema from '../../schemas/server/public-stream-mapper.json' with { type: 'json' };
 import publicStreamPropertiesQuerySchema from '../../schemas/server/public-stream-properties-query.json' with { type: 'json' };
 import publicStreamPropertiesSchema from '../../schemas/server/public-stream-properties.json' with { type: 'json' };
 import publicStreamPropertySchema from '../../schemas/server/public-stream-property.json' with { type: 'json' };
@@ -291,6 +297,11 @@ export interface ServerSchemas {
   "execute-response.json": ExecuteResponse;
   "health-response.json": HealthResponse;
   "json-web-key-set.json": JsonWebKeySet;
+  "mapper-encryption.json": EncryptionMapperConfiguration;
+  "mapper-field-filtering.json": FieldFilteringMapperConfiguration;
+  "mapper-field-renaming.json": FieldRenamingMapperConfiguration;
+  "mapper-hashing.json": HashingMapperConfiguration;
+  "mapper-row-filtering.json": RowFilteringMapperConfiguration;
   "notification-delivery-list.json": NotificationDeliveryList;
   "notification-delivery-query.json": NotificationDeliveryQuery;
   "notification-delivery.json": NotificationDelivery;
@@ -341,6 +352,7 @@ export interface ServerSchemas {
   "public-source.json": PublicSource;
   "public-stream-configuration.json": PublicStreamConfiguration;
   "public-stream-configurations.json": PublicStreamConfigurations;
+  "public-stream-mapper.json": PublicStreamMapper;
   "public-stream-properties-query.json": PublicStreamPropertiesQuery;
   "public-stream-properties.json": PublicStreamProperties;
   "public-stream-property.json": PublicStreamProperty;
@@ -1796,6 +1808,108 @@ export interface PublicSigningKey {
   use: "sig";
 }
 /**
+ * Replaces a field by its text encrypted, in hex, under the field's name and the suffix: RSA with publicKey, or AES with key, mode and padding
+ */
+export interface EncryptionMapperConfiguration {
+  /**
+   * RSA (PKCS#1 v1.5 padding) or AES
+   */
+  algorithm: "RSA" | "AES";
+  /**
+   * The top-level field encrypted
+   */
+  targetField: string;
+  /**
+   * Appended to the field's name for the encrypted field
+   */
+  fieldNameSuffix: string;
+  /**
+   * RSA: the public key, its DER SubjectPublicKeyInfo in hex
+   */
+  publicKey?: string;
+  /**
+   * AES: the key in hex (16, 24 or 32 bytes); answers mask it
+   */
+  key?: string;
+  /**
+   * AES: the block cipher mode
+   */
+  mode?: "CBC" | "CFB" | "OFB" | "CTR" | "GCM" | "ECB";
+  /**
+   * AES: the padding (PKCS5Padding pads to the 16-byte block)
+   */
+  padding?: "NoPadding" | "PKCS5Padding";
+}
+/**
+ * Leaves a top-level field out of the records and the table
+ */
+export interface FieldFilteringMapperConfiguration {
+  /**
+   * The field left out
+   */
+  targetField: string;
+}
+/**
+ * Renames a top-level field
+ */
+export interface FieldRenamingMapperConfiguration {
+  /**
+   * The field's current name
+   */
+  originalFieldName: string;
+  /**
+   * Its new name: no other field's
+   */
+  newFieldName: string;
+}
+/**
+ * Replaces a field by the hex digest of its text, under the field's name and the suffix
+ */
+export interface HashingMapperConfiguration {
+  /**
+   * The top-level field hashed
+   */
+  targetField: string;
+  /**
+   * The digest (MD2 only where the server's OpenSSL has it)
+   */
+  method: "MD2" | "MD5" | "SHA-1" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512";
+  /**
+   * Appended to the field's name for the hashed field
+   */
+  fieldNameSuffix: string;
+}
+/**
+ * Keeps only the records its condition holds for
+ */
+export interface RowFilteringMapperConfiguration {
+  conditions: RowFilteringCondition;
+}
+/**
+ * EQUAL: the field's text is comparisonValue (fieldName and comparisonValue). NOT: none of its conditions holds (conditions)
+ */
+export interface RowFilteringCondition {
+  /**
+   * The operation
+   */
+  type: "EQUAL" | "NOT";
+  /**
+   * EQUAL: the top-level field compared
+   */
+  fieldName?: string;
+  /**
+   * EQUAL: the text the field's value must have
+   */
+  comparisonValue?: string;
+  /**
+   * NOT: the conditions none of which may hold
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  conditions?: RowFilteringCondition[];
+}
+/**
  * A page of webhook deliveries, newest first; next and previous are the addresses of the neighbouring pages.
  */
 export interface NotificationDeliveryList {
@@ -2073,7 +2187,7 @@ export interface PublicStreamConfiguration {
    */
   primaryKey?: string[][];
   /**
-   * The fields synced (none given: all); each once, top-level, and with the primary key (deduplicated modes) and the cursor field (incremental modes)
+   * The fields synced (none given: all); each once, top-level, and with the primary key (deduplicated modes) and the cursor field (incremental modes); the primary key and cursor are written whatever the selection
    *
    * @maxItems 1000
    */
@@ -2098,15 +2212,30 @@ export interface PublicStreamConfiguration {
    */
   includeFiles?: boolean;
   /**
-   * Empty only: mappers are not supported (a mapper given is a 400, never skipped silently)
+   * Applied in order to each record before it is written, after the field selection; answers give each with its id (an AES key masked)
    *
    * @maxItems 100
    */
-  mappers?: {
-    id?: string;
-    type: string;
-    mapperConfiguration: {};
-  }[];
+  mappers?: PublicStreamMapper[];
+}
+/**
+ * A mapper applied to a stream's records before they are written (ConfiguredStreamMapper): its configuration is checked against the schema of its type (mapper-<type>.json) and the stream's fields
+ */
+export interface PublicStreamMapper {
+  /**
+   * The mapper's id: one given is kept, else one is assigned
+   */
+  id?: string;
+  /**
+   * What it does to each record
+   */
+  type: "hashing" | "field-renaming" | "row-filtering" | "encryption" | "field-filtering";
+  /**
+   * The type's configuration
+   */
+  mapperConfiguration: {
+    [k: string]: unknown;
+  };
 }
 /**
  * When a connection syncs: only when asked (manual), or on a cron expression (Quartz or 5-field cron, optionally followed by a time zone, e.g. "0 0 12 * * ? UTC").
@@ -3544,6 +3673,11 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'execute-response.json': executeResponseSchema,
   'health-response.json': healthResponseSchema,
   'json-web-key-set.json': jsonWebKeySetSchema,
+  'mapper-encryption.json': mapperEncryptionSchema,
+  'mapper-field-filtering.json': mapperFieldFilteringSchema,
+  'mapper-field-renaming.json': mapperFieldRenamingSchema,
+  'mapper-hashing.json': mapperHashingSchema,
+  'mapper-row-filtering.json': mapperRowFilteringSchema,
   'notification-delivery-list.json': notificationDeliveryListSchema,
   'notification-delivery-query.json': notificationDeliveryQuerySchema,
   'notification-delivery.json': notificationDeliverySchema,
@@ -3594,6 +3728,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-source.json': publicSourceSchema,
   'public-stream-configuration.json': publicStreamConfigurationSchema,
   'public-stream-configurations.json': publicStreamConfigurationsSchema,
+  'public-stream-mapper.json': publicStreamMapperSchema,
   'public-stream-properties-query.json': publicStreamPropertiesQuerySchema,
   'public-stream-properties.json': publicStreamPropertiesSchema,
   'public-stream-property.json': publicStreamPropertySchema,

@@ -1,19 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { invalidField } from '../../errors.ts';
+import { streamMapping } from '../sync/mappers/stream-mapping.ts';
 import type { SyncStreamSpec } from '../sync/sync-streams.ts';
 import type { SelectedStream } from '../sync/sync-target.ts';
 import type { PublicStreamConfiguration } from '../types.generated.ts';
 import type { Loc } from './actor-kind.ts';
+import { maskedMapper } from './mapper-secrets.ts';
 
 type Available = Pick<SyncStreamSpec, 'name' | 'supportedSyncModes' | 'primaryKey' | 'cursorField' | 'columns'>;
+type StoredMappers = NonNullable<SelectedStream['mappers']>;
 
 /**
- * A stream as a connection keeps it: how it is synced, and the top-level fields selected when only
- * some are (`selectedFields`; answered as given, see docs/public-api.md on what syncs make of it).
+ * A stream as a connection keeps it: how it is synced, the top-level fields selected when only some
+ * are, and its mappers (see docs/sync.md on what syncs make of them).
  */
-export interface ConnectionStream extends SelectedStream {
-  selectedFields?: string[];
-}
+export type ConnectionStream = SelectedStream;
 
 /** Deduplicated by key where the stream can be, as Airbyte's default is for incremental streams. */
 export function defaultMode(stream: Available): SelectedStream['syncMode'] {
@@ -34,7 +36,8 @@ export function streamKeys(stream: Pick<SyncStreamSpec, 'cursorField' | 'primary
  * The streams a connection syncs, from its `configurations.streams`: each one of the source's
  * streams, once, in a mode it supports (its default when none is given); a cursor field or primary
  * key given must be the stream's own, since the connector fixes them; selected fields as Airbyte
- * takes them (see selectedFieldsOf). No mapper: none would run. None given: every stream.
+ * takes them (see selectedFieldsOf); mappers each checked against the fields the selection and the
+ * mappers before it leave (streamMapping), an id given to each that has none. None given: every stream.
  */
 export function selectStreams(available: readonly Available[], given: readonly PublicStreamConfiguration[] | undefined, loc: Loc): ConnectionStream[] {
   if (!given || given.length === 0) return available.map((stream) => ({ name: stream.name, syncMode: defaultMode(stream) }));
@@ -61,15 +64,13 @@ export function selectStreams(available: readonly Available[], given: readonly P
     if (entry.primaryKey !== undefined && !isDeepStrictEqual(entry.primaryKey, fixed.primaryKey)) {
       throw invalidField([...at, 'primaryKey'], `stream "${stream.name}"'s primary key is ${JSON.stringify(fixed.primaryKey)}`, 'value_error.primary_key');
     }
-    if (entry.mappers !== undefined && entry.mappers.length > 0) {
-      throw invalidField(
-        [...at, 'mappers'],
-        'mappers are not supported: records are written as the source reads them (a hashing or encryption mapper would be skipped)',
-        'value_error.mappers_unsupported',
-      );
-    }
     const selectedFields = entry.selectedFields === undefined ? undefined : selectedFieldsOf(stream, syncMode, entry.selectedFields, [...at, 'selectedFields']);
-    return { name: stream.name, syncMode, ...(selectedFields ? { selectedFields } : {}) };
+    const mappers: StoredMappers | undefined = entry.mappers?.length
+      ? entry.mappers.map((mapper) => ({ ...mapper, id: mapper.id ?? randomUUID() }))
+      : undefined;
+    const chosen: ConnectionStream = { name: stream.name, syncMode, ...(selectedFields ? { selectedFields } : {}), ...(mappers ? { mappers } : {}) };
+    streamMapping(stream, chosen, [...at, 'mappers']);
+    return chosen;
   });
 }
 
@@ -116,12 +117,17 @@ function selectedFieldsOf(
   return names;
 }
 
-/** The selected streams as answers give them: with their cursor field, primary key and selected fields (a stream no longer offered: its name and mode). */
+/**
+ * The selected streams as answers give them: with their cursor field, primary key, selected fields
+ * and mappers, an AES key masked (a stream no longer offered: its name and mode).
+ */
 export function streamsAnswer(available: readonly Available[], selected: readonly ConnectionStream[]): PublicStreamConfiguration[] {
   return selected.map((chosen) => {
     const stream = available.find((candidate) => candidate.name === chosen.name);
-    const answer = stream ? streamAnswer(stream, chosen.syncMode) : { name: chosen.name, syncMode: chosen.syncMode };
-    return chosen.selectedFields ? { ...answer, selectedFields: chosen.selectedFields.map((field) => ({ fieldPath: [field] })) } : answer;
+    const answer: PublicStreamConfiguration = stream ? streamAnswer(stream, chosen.syncMode) : { name: chosen.name, syncMode: chosen.syncMode };
+    if (chosen.selectedFields) answer.selectedFields = chosen.selectedFields.map((field) => ({ fieldPath: [field] }));
+    if (chosen.mappers) answer.mappers = chosen.mappers.map(maskedMapper);
+    return answer;
   });
 }
 

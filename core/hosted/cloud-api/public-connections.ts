@@ -10,6 +10,7 @@ import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionP
 import type { ConfiguredActor, ConfiguredActors } from './configured-actors.ts';
 import { checkSchedule, nextRunAt } from './connection-schedule.ts';
 import { selectStreams, streamsAnswer } from './connection-streams.ts';
+import { unmaskMapperKeys } from './mapper-secrets.ts';
 import { type ConnectionChanges, type ConnectionRecord, ConnectionTable } from './connection-table.ts';
 import type { ConnectionTags } from './connection-tags.ts';
 import type { DestinationKind } from './destination-kinds.ts';
@@ -89,7 +90,7 @@ export class PublicConnections {
       status,
       schedule,
       prefix: input.prefix ?? '',
-      streams: selectStreams(this.streamsOf(source.kind), input.configurations?.streams, STREAMS_LOC),
+      streams: selectStreams(this.streamsOf(source.kind), unmaskMapperKeys(input.configurations?.streams, [], STREAMS_LOC), STREAMS_LOC),
       namespaceDefinition: input.namespaceDefinition ?? 'destination',
       namespaceFormat: input.namespaceFormat ?? null,
       nonBreakingChanges: input.nonBreakingSchemaUpdatesBehavior ?? 'ignore',
@@ -112,7 +113,9 @@ export class PublicConnections {
       status: input.status,
       schedule,
       prefix: input.prefix,
-      streams: input.configurations ? selectStreams(this.streamsOf(sourceKind), input.configurations.streams, STREAMS_LOC) : undefined,
+      streams: input.configurations
+        ? selectStreams(this.streamsOf(sourceKind), unmaskMapperKeys(input.configurations.streams, connection.streams, STREAMS_LOC), STREAMS_LOC)
+        : undefined,
       namespaceDefinition: input.namespaceDefinition,
       namespaceFormat: input.namespaceFormat,
       nonBreakingChanges: input.nonBreakingSchemaUpdatesBehavior,

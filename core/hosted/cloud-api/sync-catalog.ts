@@ -61,7 +61,7 @@ export function catalogOf(available: readonly SyncStreamSpec[], selected: readon
  * A cursor field counts only with incremental, a primary key only with append_dedup, as the config
  * API says; at least one stream must be selected.
  */
-export function catalogSelection(available: readonly SyncStreamSpec[], catalog: ConfigSyncCatalog, loc: Loc): SelectedStream[] {
+export function catalogSelection(available: readonly SyncStreamSpec[], catalog: ConfigSyncCatalog, loc: Loc): Array<Pick<SelectedStream, 'name' | 'syncMode'>> {
   const entries = [...catalog.streams.entries()].filter(([, entry]) => entry.config.selected !== false);
   if (entries.length === 0) throw invalidField(loc, 'select at least one stream', 'value_error.no_stream_selected');
   const given = entries.map(([j, { stream, config }]): PublicStreamConfiguration => {
@@ -83,7 +83,7 @@ export function catalogSelection(available: readonly SyncStreamSpec[], catalog: 
     };
   });
   try {
-    return selectStreams(available, given, SELECTION_LOC);
+    return selectStreams(available, given, SELECTION_LOC).map(({ name, syncMode }) => ({ name, syncMode }));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError(

@@ -7,6 +7,7 @@ import { patient, type PatienceOptions } from '../patient-call.ts';
 import { readAhead } from '../replication/read-ahead.ts';
 import type { CompiledConnector } from '../../plugins/compiled-connector.ts';
 import type { Destination } from './destinations/destination.ts';
+import { syncStreamMapping } from './mappers/stream-mapping.ts';
 import { manifestStreamRead, type StreamRead } from './read-manifest-stream.ts';
 import { readStream, type StreamSource, type StreamState } from './read-stream.ts';
 import type { JobType } from './sync-jobs.ts';
@@ -111,12 +112,12 @@ async function syncStream(
   const refresh = incremental && context.jobType === 'refresh';
   const table = target.prefix + spec.name;
   const state = incremental ? (refresh ? {} : ((await states.get(target.connectionId, spec.name)) ?? {})) : undefined;
+  // The selected fields and mappers shape the table and each record before the destination sees it (and counts its bytes).
+  const mapping = syncStreamMapping(spec, selected);
   await context.log(`${spec.name}: ${describeRead(incremental, refresh, table, state)}`);
-  const writer = await destination.openStream(
-    { name: table, columns: spec.columns, primaryKey: spec.primaryKey },
-    incremental && !refresh ? 'append_dedup' : 'overwrite',
-    { syncId: context.jobId },
-  );
+  const writer = await destination.openStream({ name: table, ...mapping.table }, incremental && !refresh ? 'append_dedup' : 'overwrite', {
+    syncId: context.jobId,
+  });
   let refreshedState: SavedState | undefined;
   let batch: StoredRecord[] = [];
   let written = 0;
@@ -152,7 +153,10 @@ async function syncStream(
         await pipeline.push(() => checkpoints.add(item.state));
         continue;
       }
-      for (const record of item.records) batch.push(record);
+      for (const record of item.records) {
+        const mapped = mapping.map(record);
+        if (mapped) batch.push(mapped);
+      }
       if (batch.length >= WRITE_BATCH) await flush();
     }
     await flush();
@@ -170,6 +174,7 @@ async function syncStream(
     throw error;
   }
   await context.log(`${spec.name}: ${written} records written to ${table}`);
+  for (const [field, count] of mapping.nulled) await context.log(`${spec.name}: ${count} values of ${field} could not be mapped and were written as NULL`);
 }
 
 function describeRead(incremental: boolean, refresh: boolean, table: string, state: SavedState | undefined): string {

@@ -1,4 +1,5 @@
 import type { OAuthCredentials, TokenCredentials } from '../../sdk/index.ts';
+import type { PublicStreamMapper } from '../types.generated.ts';
 import type { DestinationType } from './destinations/destination.ts';
 
 /** How a connection reads one stream, as its `configurations.streams[]` entry says. */
@@ -6,6 +7,10 @@ export interface SelectedStream {
   name: string;
   /** The public API's sync modes that Plugboard runs: full refresh (overwrite) or incremental (deduped by primary key). */
   syncMode: 'full_refresh_overwrite' | 'incremental_append' | 'incremental_deduped_history';
+  /** The top-level fields written (none: all); the primary key and cursor are written whatever it says. */
+  selectedFields?: string[];
+  /** Applied in order to each record before it is written (mappers/), each with its id. */
+  mappers?: Array<PublicStreamMapper & { id: string }>;
 }
 
 /** A Plugboard connector's source: read with its credentials and settings. */
