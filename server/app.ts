@@ -3,8 +3,10 @@ import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
-import { PlugboardError, ValidationError } from '../core/errors.ts';
+import { AccessDeniedError, PlugboardError, ValidationError } from '../core/errors.ts';
 import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import { servedAs } from '../core/hosted/permissions/request-access.ts';
+import { covers } from '../core/hosted/permissions/roles.ts';
 import { createAjv } from '../core/schema/ajv.ts';
 import { SERVER_SCHEMAS } from '../core/hosted/types.generated.ts';
 import { toValidationIssues } from '../core/schema/validation-issues.ts';
@@ -30,6 +32,7 @@ import { publicApiRoutes } from './routes/public-api.ts';
 import { publicConnectionRoutes } from './routes/public-connections.ts';
 import { publicJobRoutes } from './routes/public-jobs.ts';
 import { publicOrganizationRoutes } from './routes/public-organizations.ts';
+import { publicPermissionRoutes } from './routes/public-permissions.ts';
 import { publicDefinitionRoutes } from './routes/public-definitions.ts';
 import { publicDestinationRoutes } from './routes/public-destinations.ts';
 import { publicHealthRoutes } from './routes/public-health.ts';
@@ -64,6 +67,7 @@ export const ROUTES: AnyRoute[] = [
   ...configStateRoutes,
   ...configWebBackendRoutes,
   ...publicOrganizationRoutes,
+  ...publicPermissionRoutes,
   ...notificationRoutes,
   ...metaRoutes,
 ];
@@ -98,6 +102,9 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     const validateBody: ValidateFunction | undefined = route.body ? ajv.compile(route.body) : undefined;
     const middleware = async (ctx: Koa.ParameterizedContext) => {
       const claims = await authenticate(ctx, hosted.tokens, route.auth, ownOrigin);
+      const caller = claims && (await hosted.permissions.callerOf(claims));
+      // A route doing more than the caller may do anywhere is refused before it runs; core checks each workspace it reaches.
+      if (caller && (route.access === 'none' || !covers(caller.highest(), route.access))) throw new AccessDeniedError();
       if (route.body) requireJsonBody(ctx, route.formBody);
       const body = ctx.request.body ?? {};
       const params = (ctx as unknown as { params: Record<string, string> }).params ?? {};
@@ -112,7 +119,10 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
         ...(route.formBody || jsonMayHoldUnsafeText(ctx.request.rawBody as string | undefined) ? unsafeTextIssues(body, ['body']) : []),
       ];
       if (issues.length > 0) throw new ValidationError(issues);
-      const result = await route.handler({ ctx, body: route.body ? body : undefined, params, query, claims, hosted, config });
+      const input = { ctx, body: route.body ? body : undefined, params, query, claims, caller, hosted, config };
+      const result = await (caller && route.access !== 'none'
+        ? servedAs({ caller, access: route.access }, async () => route.handler(input))
+        : route.handler(input));
       if (result !== undefined) {
         ctx.status = route.status ?? 200;
         // Serialised once here: Koa would otherwise measure the string, then encode it again to send it.

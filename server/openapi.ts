@@ -1,3 +1,4 @@
+import type { Access } from '../core/hosted/permissions/roles.ts';
 import type { TokenUse } from '../core/hosted/token-claims.ts';
 import { SERVER_SCHEMAS } from '../core/hosted/types.generated.ts';
 import type { JsonSchema } from '../core/sdk/index.ts';
@@ -108,9 +109,10 @@ function withImplied(own: Record<number, ResponseDoc>, implied: Record<number, s
 function impliedResponses(route: AnyRoute, hasPathParams: boolean): Record<number, string> {
   const implied: Record<number, string> = {};
   if (route.auth !== 'none') {
-    implied[403] = route.auth.includes('widget')
+    const widget = route.auth.includes('widget')
       ? 'A widget token sent from an origin other than its allowed_origin'
       : 'A widget token: it may call only the embedded template and source routes';
+    implied[403] = `${widget}; or a caller whose permissions do not allow ${ACCESS_WORDS[route.access === 'none' ? 'member' : route.access]} (there)`;
   }
   const invalid = [
     'a NUL character or lone surrogate in a query value',
@@ -129,6 +131,15 @@ function impliedResponses(route: AnyRoute, hasPathParams: boolean): Record<numbe
   }
   return implied;
 }
+
+/** What a route's declared access asks of the caller's permissions, in words. */
+const ACCESS_WORDS: Record<Access, string> = {
+  member: 'membership of the organization',
+  read: 'reading',
+  run: 'running syncs, jobs and checks',
+  edit: 'changing resources',
+  admin: 'administering',
+};
 
 const SECURITY_SCHEME: Record<TokenUse, string> = { operator: 'operatorToken', scoped: 'scopedToken', widget: 'widgetToken' };
 

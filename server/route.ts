@@ -1,5 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import type { Caller } from '../core/hosted/permissions/caller.ts';
+import type { Access } from '../core/hosted/permissions/roles.ts';
 import type { ClaimsFor, TokenUse } from '../core/hosted/token-claims.ts';
 import type { TypedSchema } from '../core/hosted/typed-schema.ts';
 import type { JsonSchema } from '../core/sdk/index.ts';
@@ -10,6 +12,17 @@ export type RouteAuth = 'none' | readonly TokenUse[];
 
 /** The claims a handler gets: none on a route without a token, else those of the kinds the route takes. */
 export type ClaimsOf<TAuth extends RouteAuth> = TAuth extends readonly (infer TUse extends TokenUse)[] ? ClaimsFor<TUse> : undefined;
+
+/**
+ * What a route does, which the caller's permissions must allow (core/hosted/permissions/roles.ts):
+ * checked against the most the caller may do anywhere before the handler runs, then against each
+ * workspace core resolves (or the organization itself) while it runs. A route without a token does
+ * nothing on anyone's behalf.
+ */
+export type RouteAccess<TAuth extends RouteAuth> = TAuth extends 'none' ? 'none' : Access;
+
+/** The caller a handler gets: none on a route without a token. */
+export type CallerOf<TAuth extends RouteAuth> = TAuth extends 'none' ? undefined : Caller;
 
 /** The query of a route that declares no parameters: nothing in it is the handler's to read. */
 export type NoQuery = Record<never, never>;
@@ -22,6 +35,8 @@ export interface RouteInput<TAuth extends RouteAuth, TBody, TQuery> {
   /** The first value of each query parameter, valid against the route's query schema. */
   query: TQuery;
   claims: ClaimsOf<TAuth>;
+  /** Who the token is for, with its permissions as they are now. */
+  caller: CallerOf<TAuth>;
   hosted: HostedRuntime;
   config: ServerConfig;
 }
@@ -45,6 +60,7 @@ export interface RouteDefinition<TAuth extends RouteAuth, TBody, TQuery, TResult
   summary: string;
   tags: string[];
   auth: TAuth;
+  access: RouteAccess<TAuth>;
   /** The query parameters, one a property (the values are strings); others are ignored. */
   query?: TypedSchema<TQuery>;
   body?: TypedSchema<TBody>;

@@ -646,7 +646,8 @@ describe.each(BACKENDS)('hosted server on %s', (backend) => {
     const { tokens } = fx.server.hosted;
     const organizationId = fx.server.firstApplication!.organization_id;
     const goneOperator = await tokens.issueOperatorToken(fx.clientId, randomUUID());
-    const goneWorkspace = await tokens.issueScopedToken(organizationId, randomUUID());
+    const application = await fx.server.hosted.store.findApplicationByClientId(fx.clientId);
+    const goneWorkspace = await tokens.issueScopedToken(organizationId, randomUUID(), application!.id);
     const refused = [
       await post('api/v1/embedded/scoped-token', goneOperator, { workspace_name: 'anywhere' }),
       await post('api/v1/embedded/widget-token', goneOperator, { workspace_name: 'anywhere', allowed_origin: 'https://a.example' }),

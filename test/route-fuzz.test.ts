@@ -84,7 +84,7 @@ describe.each(BACKENDS)('route fuzz on %s', (backend: Backend) => {
       },
       dangling: {
         operatorToken: await tokens.issueOperatorToken('no-such-client', 'no-such-organization'),
-        scopedToken: await tokens.issueScopedToken(fx.server.firstApplication!.organization_id, 'no-such-workspace'),
+        scopedToken: await tokens.issueScopedToken(fx.server.firstApplication!.organization_id, 'no-such-workspace', 'no-such-application'),
       },
       widgetOrigin: WIDGET_ORIGIN,
       bodyLimitBytes: TEST_BODY_LIMIT_BYTES,

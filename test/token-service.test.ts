@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/hosted-fixture.
 const ISSUER = 'http://plugboard.test';
 const ORG = '6f1d2b1e-8a43-4f5e-9b7c-0d2e4a6b8c10';
 const WS = '0b3c5d7e-9f21-4a43-8b65-c7d9e1f3a5b7';
+const APP = '2c4e6a8b-1d3f-4b5a-8c7e-9f0a1b2c3d4e';
 
 describe('signing-key rotation between instances', () => {
   let database: TestDatabase;
@@ -42,13 +43,13 @@ describe('signing-key rotation between instances', () => {
     const lagging = new TokenService(store, keyring, ISSUER, { clock });
     await rotating.start();
     await lagging.start();
-    const oldKid = decodeProtectedHeader(await lagging.issueScopedToken(ORG, WS)).kid;
+    const oldKid = decodeProtectedHeader(await lagging.issueScopedToken(ORG, WS, APP)).kid;
 
     const rotatedAt = now;
     const newKid = await rotating.rotateSigningKey();
     // The lagging instance read its keys just before the rotation: it signs with the old key for one more refresh interval.
     now = rotatedAt + KEY_REFRESH_MS - 1;
-    const late = await lagging.issueScopedToken(ORG, WS);
+    const late = await lagging.issueScopedToken(ORG, WS, APP);
     expect(decodeProtectedHeader(late).kid).toBe(oldKid);
     const expiresAt = decodeJwt(late).exp! * 1000;
     expect(expiresAt - rotatedAt).toBeGreaterThan(SCOPED_TOKEN_TTL_SECONDS * 1000);
@@ -57,7 +58,7 @@ describe('signing-key rotation between instances', () => {
     now = expiresAt - 1000;
     await expect(rotating.verify(late, 'scoped')).resolves.toMatchObject({ organization_id: ORG });
     await expect(lagging.verify(late, 'scoped')).resolves.toMatchObject({ organization_id: ORG });
-    expect(decodeProtectedHeader(await lagging.issueScopedToken(ORG, WS)).kid).toBe(newKid);
+    expect(decodeProtectedHeader(await lagging.issueScopedToken(ORG, WS, APP)).kid).toBe(newKid);
     expect((await rotating.jwks()).keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
 
     // Past the grace the old key is gone from the published keys, and its tokens are refused.
@@ -151,7 +152,7 @@ describe('claims of a correctly signed token', () => {
   let tokens: TokenService;
   let sign: (claims: Record<string, unknown>, lifetime?: { iat: number; exp: number }) => Promise<string>;
   const keyring = new DataKeyring([{ id: 'k1', key: randomBytes(32) }]);
-  const scope = { [WORKSPACE_SCOPE_CLAIM]: { workspaceId: WS } };
+  const scope = { [WORKSPACE_SCOPE_CLAIM]: { workspaceId: WS }, application_id: APP };
   const widget = {
     allowed_origin: 'https://app.example',
     source_template_tags: [],
@@ -199,6 +200,7 @@ describe('claims of a correctly signed token', () => {
       ['scoped without workspace scope', { token_use: 'scoped', organization_id: ORG }, 'scoped'],
       ['scoped with a null workspace scope', { token_use: 'scoped', organization_id: ORG, [WORKSPACE_SCOPE_CLAIM]: null }, 'scoped'],
       ['scoped with a scope without workspaceId', { token_use: 'scoped', organization_id: ORG, [WORKSPACE_SCOPE_CLAIM]: {} }, 'scoped'],
+      ['scoped without the application that minted it', { token_use: 'scoped', organization_id: ORG, [WORKSPACE_SCOPE_CLAIM]: { workspaceId: WS } }, 'scoped'],
       ['scoped without organization', { token_use: 'scoped', ...scope }, 'scoped'],
       ['operator without organization', { token_use: 'operator' }, 'operator'],
       ['operator with a null organization', { token_use: 'operator', organization_id: null }, 'operator'],

@@ -23,6 +23,8 @@ export class Applications {
     private readonly store: Store,
     private readonly secrets: ClientSecrets,
     private readonly limits: CredentialAttemptLimits,
+    /** Told of each application made, once it is stored: it becomes a user of its organization (core/hosted/permissions/). */
+    private readonly created: (application: Application) => Promise<void> = async () => undefined,
   ) {}
 
   /**
@@ -30,9 +32,11 @@ export class Applications {
    * and returns its credentials (the only time the secret is seen). Instances and admin runs doing this
    * at once are serialised, so a name never yields two organizations.
    */
-  create(organizationName: string): Promise<NewApplicationCredentials> {
+  async create(organizationName: string): Promise<NewApplicationCredentials> {
     const secret = this.newSecret();
-    return this.store.transaction((tx) => insertApplication(tx, organizationName, secret), APPLICATIONS_LOCK);
+    const made = await this.store.transaction((tx) => insertApplication(tx, organizationName, secret), APPLICATIONS_LOCK);
+    await this.created(made.application);
+    return made.credentials;
   }
 
   /**
@@ -43,10 +47,13 @@ export class Applications {
     // The usual start finds an application: answer without taking the lock.
     if ((await this.store.countApplications()) > 0) return null;
     const secret = this.newSecret();
-    return this.store.transaction(
+    const made = await this.store.transaction(
       async (tx) => ((await tx.countApplications()) > 0 ? null : insertApplication(tx, FIRST_ORGANIZATION_NAME, secret)),
       APPLICATIONS_LOCK,
     );
+    if (!made) return null;
+    await this.created(made.application);
+    return made.credentials;
   }
 
   /**
@@ -92,14 +99,18 @@ interface NewSecret {
   hash: string;
 }
 
-async function insertApplication(tx: Store, organizationName: string, secret: NewSecret): Promise<NewApplicationCredentials> {
+async function insertApplication(
+  tx: Store,
+  organizationName: string,
+  secret: NewSecret,
+): Promise<{ application: Application; credentials: NewApplicationCredentials }> {
   const now = new Date().toISOString();
   let organization = await tx.findOrganizationByName(organizationName);
   if (!organization) {
     organization = { id: randomUUID(), name: organizationName, created_at: now };
     await tx.createOrganization(organization);
   }
-  const clientId = randomUUID();
-  await tx.createApplication({ id: randomUUID(), organization_id: organization.id, client_id: clientId, secret_hash: secret.hash, created_at: now });
-  return { organization_id: organization.id, client_id: clientId, client_secret: secret.value };
+  const application: Application = { id: randomUUID(), organization_id: organization.id, client_id: randomUUID(), secret_hash: secret.hash, created_at: now };
+  await tx.createApplication(application);
+  return { application, credentials: { organization_id: organization.id, client_id: application.client_id, client_secret: secret.value } };
 }

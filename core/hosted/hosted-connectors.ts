@@ -14,6 +14,7 @@ import type { DeploymentUpstreams } from './deployment-upstreams.ts';
 import type { ReplicationTarget } from './replication/run-replication.ts';
 import { credentialKeys, type CredentialStatus, type OAuthTokens } from './oauth/oauth-tokens.ts';
 import { forTokenSubject } from './stale-token.ts';
+import { requireWorkspace } from './permissions/request-access.ts';
 import { offersTemplate } from './templates.ts';
 import type { WidgetScope } from './token-claims.ts';
 
@@ -126,6 +127,7 @@ export class HostedConnectors {
   ) {}
 
   async create(scope: Required<AccessScope>, input: CreateConnectorInput): Promise<HostedConnectorRecord> {
+    requireWorkspace(scope.workspace_id);
     const types = this.runtime.connectorTypes();
     if (!types.includes(input.connector_type)) {
       throw invalidField(
@@ -255,6 +257,7 @@ export class HostedConnectors {
    * its workspace's own end user), not other end users' nor what its tags hide.
    */
   async listEmbeddedSources(scope: Required<AccessScope>, widget: WidgetScope | undefined): Promise<HostedConnectorRecord[]> {
+    requireWorkspace(scope.workspace_id);
     const sources = await this.store.listConnectors({ workspace_id: scope.workspace_id, from_template: true });
     if (!widget) return this.withStatus(sources);
     const templates = new Map<string, Template | null>();
@@ -270,6 +273,7 @@ export class HostedConnectors {
 
   async list(scope: AccessScope, filter: { external_user_id?: string; connector_type?: string; from_template?: boolean }): Promise<HostedConnectorRecord[]> {
     if (!scope.workspace_id) throw new AccessDeniedError();
+    requireWorkspace(scope.workspace_id);
     return this.withStatus(await this.store.listConnectors({ workspace_id: scope.workspace_id, ...filter }));
   }
 
@@ -314,6 +318,7 @@ export class HostedConnectors {
     const otherOrganization = connector.organization_id !== scope.organization_id;
     const otherWorkspace = scope.workspace_id !== undefined && connector.workspace_id !== scope.workspace_id;
     if (otherOrganization || otherWorkspace) throw new AccessDeniedError();
+    requireWorkspace(connector.workspace_id);
     return connector;
   }
 

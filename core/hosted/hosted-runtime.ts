@@ -35,6 +35,8 @@ import { migrateOAuth } from './oauth/migrate-oauth.ts';
 import type { NotificationLogEvent } from './notifications/delivery-attempts.ts';
 import { createNotifications, type HostedNotifications } from './notifications/hosted-notifications.ts';
 import { migrateNotifications } from './notifications/migrate-notifications.ts';
+import { migratePermissions } from './permissions/migrate-permissions.ts';
+import { createPermissions, type Permissions } from './permissions/permissions.ts';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notifications/notification-settings.ts';
 import { OAuthTokens } from './oauth/oauth-tokens.ts';
 import { ScheduledSyncs } from './sync/scheduled-syncs.ts';
@@ -87,6 +89,8 @@ export interface HostedRuntime {
   tokens: TokenService;
   /** Application credentials: creation and the application-token endpoint's check. */
   applications: Applications;
+  /** Users (the applications) and their permissions: who a token is for and what it may do. */
+  permissions: Permissions;
   /** Origins of live widget tokens, for CORS preflights. */
   widgetOrigins: WidgetOrigins;
   runtime: Runtime;
@@ -113,7 +117,7 @@ export interface HostedRuntime {
    * A widget's scoped token, its origin recorded (WidgetOrigins) until the token expires before it is
    * answered, so CORS preflights from that origin pass from the first, on every instance.
    */
-  issueWidgetToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<string>;
+  issueWidgetToken(organizationId: string, workspaceId: string, widget: WidgetScope, applicationId: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -217,6 +221,9 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     instanceId,
   });
   const replication = new ConnectorReplication(connectors, runtime, jobs, contextStore, replicationScheduler);
+  const permissions = createPermissions(cloudDb, store, options.clock);
+  // Applications made before permissions existed become their organization's admins, as they were.
+  await permissions.enroll(await store.listApplications());
   const syncJobs = new SyncJobs(cloudDb, options.clock, (tx, jobId) => notifications.syncJobEnded(tx, jobId));
   const syncStates = new SyncStates(cloudDb);
   const publicApi = createPublicApi({
@@ -263,7 +270,13 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     runtime,
     loadedConnectors: loaded,
     tokens,
-    applications: new Applications(store, new ClientSecrets(keyring), new CredentialAttemptLimits(store, options.credentialAttemptLimits)),
+    applications: new Applications(
+      store,
+      new ClientSecrets(keyring),
+      new CredentialAttemptLimits(store, options.credentialAttemptLimits),
+      async (application) => void (await permissions.enroll([application])),
+    ),
+    permissions,
     widgetOrigins,
     connectors,
     contextStore,
@@ -275,8 +288,8 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     syncWorker,
     syncStates,
     notifications,
-    async issueWidgetToken(organizationId, workspaceId, widget) {
-      const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget);
+    async issueWidgetToken(organizationId, workspaceId, widget, applicationId) {
+      const token = await tokens.issueWidgetScopedToken(organizationId, workspaceId, widget, applicationId);
       await widgetOrigins.record(organizationId, workspaceId, widget.allowed_origin, decodeJwt(token).exp! * 1000);
       return token;
     },
@@ -300,6 +313,7 @@ async function openSyncDatabase(options: HostedRuntimeOptions): Promise<SqlDrive
     await migrateSync(cloudDb);
     await migrateOAuth(cloudDb);
     await migrateNotifications(cloudDb);
+    await migratePermissions(cloudDb);
   } catch (error) {
     await cloudDb.close();
     throw error;

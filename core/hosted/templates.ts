@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { invalidField } from '../errors.ts';
 import type { Store, Template, TemplateKind } from '../stores/types.ts';
+import { requireOrganization } from './permissions/request-access.ts';
 import { forTokenSubject } from './stale-token.ts';
 import type { TagMode, WidgetScope } from './token-claims.ts';
 
@@ -17,6 +18,8 @@ export async function createTemplate(
   input: { name: string; connector_type: string; tags?: string[] },
   knownTypes: string[],
 ): Promise<Template> {
+  // Templates are the organization's, offered in every workspace.
+  requireOrganization();
   if (!knownTypes.includes(input.connector_type)) {
     throw invalidField(
       ['body', 'connector_type'],

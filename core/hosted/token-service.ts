@@ -84,15 +84,19 @@ export class TokenService {
     return this.sign({ token_use: 'operator', organization_id: organizationId }, clientId, TOKEN_TTL_SECONDS.operator);
   }
 
-  /** A scoped token for a workspace. */
-  async issueScopedToken(organizationId: string, workspaceId: string): Promise<string> {
-    return this.sign({ token_use: 'scoped', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId } }, workspaceId, TOKEN_TTL_SECONDS.scoped);
+  /** A scoped token for a workspace, minted by an application: it does no more there than the application may. */
+  async issueScopedToken(organizationId: string, workspaceId: string, applicationId: string): Promise<string> {
+    return this.sign(
+      { token_use: 'scoped', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, application_id: applicationId },
+      workspaceId,
+      TOKEN_TTL_SECONDS.scoped,
+    );
   }
 
   /** The scoped token of a widget token, carrying its scope (issue it with HostedRuntime.issueWidgetToken, which records the origin). */
-  async issueWidgetScopedToken(organizationId: string, workspaceId: string, widget: WidgetScope): Promise<string> {
+  async issueWidgetScopedToken(organizationId: string, workspaceId: string, widget: WidgetScope, applicationId: string): Promise<string> {
     return this.sign(
-      { token_use: 'widget', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, widget },
+      { token_use: 'widget', organization_id: organizationId, [WORKSPACE_SCOPE_CLAIM]: { workspaceId }, application_id: applicationId, widget },
       workspaceId,
       TOKEN_TTL_SECONDS.widget,
     );

@@ -64,6 +64,7 @@ import oauthCallbackQuerySchema from '../../schemas/server/oauth-callback-query.
 import operatorTokenResponseSchema from '../../schemas/server/operator-token-response.json' with { type: 'json' };
 import organizationWebhookRequestSchema from '../../schemas/server/organization-webhook-request.json' with { type: 'json' };
 import organizationWebhookSchema from '../../schemas/server/organization-webhook.json' with { type: 'json' };
+import permissionTypeSchema from '../../schemas/server/permission-type.json' with { type: 'json' };
 import problemResponseSchema from '../../schemas/server/problem-response.json' with { type: 'json' };
 import publicConnectionCreateRequestSchema from '../../schemas/server/public-connection-create-request.json' with { type: 'json' };
 import publicConnectionListSchema from '../../schemas/server/public-connection-list.json' with { type: 'json' };
@@ -95,6 +96,11 @@ import publicOauthCredentialsRequestSchema from '../../schemas/server/public-oau
 import publicOrganizationListSchema from '../../schemas/server/public-organization-list.json' with { type: 'json' };
 import publicOrganizationSchema from '../../schemas/server/public-organization.json' with { type: 'json' };
 import publicPageQuerySchema from '../../schemas/server/public-page-query.json' with { type: 'json' };
+import publicPermissionCreateRequestSchema from '../../schemas/server/public-permission-create-request.json' with { type: 'json' };
+import publicPermissionListQuerySchema from '../../schemas/server/public-permission-list-query.json' with { type: 'json' };
+import publicPermissionListSchema from '../../schemas/server/public-permission-list.json' with { type: 'json' };
+import publicPermissionUpdateRequestSchema from '../../schemas/server/public-permission-update-request.json' with { type: 'json' };
+import publicPermissionSchema from '../../schemas/server/public-permission.json' with { type: 'json' };
 import publicResourceAllocationSchema from '../../schemas/server/public-resource-allocation.json' with { type: 'json' };
 import publicResourceListQuerySchema from '../../schemas/server/public-resource-list-query.json' with { type: 'json' };
 import publicResourceRequirementsSchema from '../../schemas/server/public-resource-requirements.json' with { type: 'json' };
@@ -117,6 +123,8 @@ import publicTagPatchRequestSchema from '../../schemas/server/public-tag-patch-r
 import publicTagSchema from '../../schemas/server/public-tag.json' with { type: 'json' };
 import publicTokenRequestSchema from '../../schemas/server/public-token-request.json' with { type: 'json' };
 import publicTokenResponseSchema from '../../schemas/server/public-token-response.json' with { type: 'json' };
+import publicUserListQuerySchema from '../../schemas/server/public-user-list-query.json' with { type: 'json' };
+import publicUserListSchema from '../../schemas/server/public-user-list.json' with { type: 'json' };
 import publicWorkspaceCreateRequestSchema from '../../schemas/server/public-workspace-create-request.json' with { type: 'json' };
 import publicWorkspaceListSchema from '../../schemas/server/public-workspace-list.json' with { type: 'json' };
 import publicWorkspaceUpdateRequestSchema from '../../schemas/server/public-workspace-update-request.json' with { type: 'json' };
@@ -207,6 +215,21 @@ export type EmbeddedSourceUpdateRequest = {
   };
 };
 /**
+ * Airbyte's permission types: what a user may do in an organization or one of its workspaces (workspace_owner is Airbyte's older name for workspace_admin).
+ */
+export type PermissionType =
+  | "instance_admin"
+  | "organization_admin"
+  | "organization_editor"
+  | "organization_runner"
+  | "organization_reader"
+  | "organization_member"
+  | "workspace_owner"
+  | "workspace_admin"
+  | "workspace_runner"
+  | "workspace_editor"
+  | "workspace_reader";
+/**
  * The streams a source offers (StreamPropertiesResponse): a bare array, as the official description has it.
  */
 export type PublicStreamProperties = PublicStreamProperty[];
@@ -228,6 +251,10 @@ export type OperatorTokenClaims = RegisteredClaims & {
 export type ScopedTokenClaims = RegisteredClaims & {
   token_use: "scoped";
   "io.service.auth.workspace_scope": WorkspaceScope;
+  /**
+   * The application that minted a workspace token: the token does no more than that application's permissions allow.
+   */
+  application_id: string;
   widget?: never;
 };
 /**
@@ -236,6 +263,10 @@ export type ScopedTokenClaims = RegisteredClaims & {
 export type WidgetTokenClaims = RegisteredClaims & {
   token_use: "widget";
   "io.service.auth.workspace_scope": WorkspaceScope;
+  /**
+   * The application that minted a workspace token: the token does no more than that application's permissions allow.
+   */
+  application_id: string;
   widget: WidgetScope;
 };
 /**
@@ -310,6 +341,7 @@ export interface ServerSchemas {
   "operator-token-response.json": OperatorTokenResponse;
   "organization-webhook-request.json": OrganizationWebhookRequest;
   "organization-webhook.json": OrganizationWebhook;
+  "permission-type.json": PermissionType;
   "problem-response.json": ProblemResponse;
   "public-connection-create-request.json": PublicConnectionCreateRequest;
   "public-connection-list.json": PublicConnectionList;
@@ -341,6 +373,11 @@ export interface ServerSchemas {
   "public-organization-list.json": PublicOrganizationList;
   "public-organization.json": PublicOrganization;
   "public-page-query.json": PublicPageQuery;
+  "public-permission-create-request.json": PublicPermissionCreateRequest;
+  "public-permission-list-query.json": PublicPermissionListQuery;
+  "public-permission-list.json": PublicPermissionList;
+  "public-permission-update-request.json": PublicPermissionUpdateRequest;
+  "public-permission.json": PublicPermission;
   "public-resource-allocation.json": PublicResourceAllocation;
   "public-resource-list-query.json": PublicResourceListQuery;
   "public-resource-requirements.json": PublicResourceRequirements;
@@ -363,6 +400,8 @@ export interface ServerSchemas {
   "public-tag.json": PublicTag;
   "public-token-request.json": PublicTokenRequest;
   "public-token-response.json": PublicTokenResponse;
+  "public-user-list-query.json": PublicUserListQuery;
+  "public-user-list.json": PublicUserList;
   "public-workspace-create-request.json": PublicWorkspaceCreateRequest;
   "public-workspace-list.json": PublicWorkspaceList;
   "public-workspace-update-request.json": PublicWorkspaceUpdateRequest;
@@ -2798,6 +2837,88 @@ export interface PublicPageQuery {
   [k: string]: unknown;
 }
 /**
+ * A permission for a user of the organization (PermissionCreateRequest): a workspace_* type names its workspace, an organization_* type its organization.
+ */
+export interface PublicPermissionCreateRequest {
+  /**
+   * The type (PublicPermissionType: any but instance_admin)
+   */
+  permissionType:
+    | "organization_admin"
+    | "organization_editor"
+    | "organization_runner"
+    | "organization_reader"
+    | "organization_member"
+    | "workspace_admin"
+    | "workspace_editor"
+    | "workspace_runner"
+    | "workspace_reader";
+  /**
+   * The user: an application's id
+   */
+  userId: string;
+  /**
+   * The workspace of a workspace_* type
+   */
+  workspaceId?: string;
+  /**
+   * The organization of an organization_* type (default: the caller's)
+   */
+  organizationId?: string;
+}
+/**
+ * Whose permissions to list: a user's (default: the caller's own), in an organization (the caller's).
+ */
+export interface PublicPermissionListQuery {
+  userId?: string;
+  organizationId?: string;
+  [k: string]: unknown;
+}
+/**
+ * Permissions (PermissionsResponse), each with its scope (PermissionResponseRead).
+ */
+export interface PublicPermissionList {
+  /**
+   * Oldest first
+   */
+  data: PublicPermissionRead[];
+}
+export interface PublicPermissionRead {
+  permissionId: string;
+  permissionType: PermissionType;
+  userId: string;
+  scope: "workspace" | "organization" | "none";
+  /**
+   * The workspace's or the organization's id
+   */
+  scopeId: string;
+}
+/**
+ * A permission's new type (PermissionUpdateRequest), of the same scope as its old one.
+ */
+export interface PublicPermissionUpdateRequest {
+  permissionType: PermissionType;
+}
+/**
+ * A permission (PermissionResponse): a user's type in a workspace or in the organization.
+ */
+export interface PublicPermission {
+  permissionId: string;
+  permissionType: PermissionType;
+  /**
+   * The user: an application's id
+   */
+  userId: string;
+  /**
+   * A workspace_* type's workspace
+   */
+  workspaceId?: string;
+  /**
+   * An organization_* type's organization
+   */
+  organizationId?: string;
+}
+/**
  * Paging of a list of sources, destinations or connections, the workspaces to narrow it to (repeated or comma-separated), and whether deleted ones are listed too.
  */
 export interface PublicResourceListQuery {
@@ -3081,6 +3202,41 @@ export interface PublicTokenResponse {
    * Lifetime in seconds
    */
   expires_in: number;
+}
+/**
+ * The organization whose users to list, narrowed to ids and emails (each repeated or comma-separated).
+ */
+export interface PublicUserListQuery {
+  organizationId: string;
+  /**
+   * User ids, comma-separated or the parameter repeated
+   */
+  ids?: string;
+  /**
+   * Emails, comma-separated or the parameter repeated
+   */
+  emails?: string;
+  [k: string]: unknown;
+}
+/**
+ * Users of an organization (UsersResponse): its applications.
+ */
+export interface PublicUserList {
+  data: PublicUser[];
+}
+export interface PublicUser {
+  /**
+   * The application's id
+   */
+  id: string;
+  /**
+   * application <client id>
+   */
+  name: string;
+  /**
+   * <client id>@applications.<the deployment's domain>: an address that names it, reaching nobody
+   */
+  email: string;
 }
 /**
  * A new workspace in the caller's organization.
@@ -3686,6 +3842,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'operator-token-response.json': operatorTokenResponseSchema,
   'organization-webhook-request.json': organizationWebhookRequestSchema,
   'organization-webhook.json': organizationWebhookSchema,
+  'permission-type.json': permissionTypeSchema,
   'problem-response.json': problemResponseSchema,
   'public-connection-create-request.json': publicConnectionCreateRequestSchema,
   'public-connection-list.json': publicConnectionListSchema,
@@ -3717,6 +3874,11 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-organization-list.json': publicOrganizationListSchema,
   'public-organization.json': publicOrganizationSchema,
   'public-page-query.json': publicPageQuerySchema,
+  'public-permission-create-request.json': publicPermissionCreateRequestSchema,
+  'public-permission-list-query.json': publicPermissionListQuerySchema,
+  'public-permission-list.json': publicPermissionListSchema,
+  'public-permission-update-request.json': publicPermissionUpdateRequestSchema,
+  'public-permission.json': publicPermissionSchema,
   'public-resource-allocation.json': publicResourceAllocationSchema,
   'public-resource-list-query.json': publicResourceListQuerySchema,
   'public-resource-requirements.json': publicResourceRequirementsSchema,
@@ -3739,6 +3901,8 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-tag.json': publicTagSchema,
   'public-token-request.json': publicTokenRequestSchema,
   'public-token-response.json': publicTokenResponseSchema,
+  'public-user-list-query.json': publicUserListQuerySchema,
+  'public-user-list.json': publicUserListSchema,
   'public-workspace-create-request.json': publicWorkspaceCreateRequestSchema,
   'public-workspace-list.json': publicWorkspaceListSchema,
   'public-workspace-update-request.json': publicWorkspaceUpdateRequestSchema,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store, Workspace } from '../stores/types.ts';
 import { checkRegionId, DEFAULT_REGION_ID } from './regions.ts';
+import { requireOrganization, requireWorkspace } from './permissions/request-access.ts';
 import { forTokenSubject } from './stale-token.ts';
 
 /**
@@ -36,7 +37,12 @@ export async function resolveWorkspace(
 ): Promise<Workspace> {
   const region = regionId === undefined ? DEFAULT_REGION_ID : checkRegionId(regionId, ['body', 'region_id']);
   const existing = await store.findWorkspaceByName(organizationId, name);
-  if (existing) return existing;
+  if (existing) {
+    requireWorkspace(existing.id);
+    return existing;
+  }
+  // Provisioning one is making a workspace, which its organization's administrators do.
+  requireOrganization('admin');
   const remote = (await cloud.find(organizationId, name)) ?? (await cloud.create(organizationId, name, region));
   return forTokenSubject(
     store.createWorkspaceIfAbsent({ id: remote.id, organization_id: organizationId, name, region_id: region, created_at: new Date().toISOString() }),

@@ -99,6 +99,13 @@ export class SqlStore implements Store {
     );
   }
 
+  async listApplications(organizationId?: string): Promise<Application[]> {
+    const columns = 'SELECT id, organization_id, client_id, secret_hash, created_at FROM applications';
+    return organizationId === undefined
+      ? this.db.all<Application>(`${columns} ORDER BY created_at, id`)
+      : this.db.all<Application>(`${columns} WHERE organization_id = ? ORDER BY created_at, id`, [organizationId]);
+  }
+
   async updateApplicationSecretHash(id: string, secretHash: string): Promise<void> {
     await this.db.run('UPDATE applications SET secret_hash = ? WHERE id = ?', [secretHash, id]);
   }

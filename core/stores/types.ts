@@ -149,6 +149,8 @@ export interface Store {
 
   createApplication(app: Application): Promise<void>;
   findApplicationByClientId(clientId: string): Promise<Application | null>;
+  /** The applications of an organization (none given: of every one), oldest first. */
+  listApplications(organizationId?: string): Promise<Application[]>;
   /** Replaces a legacy secret hash with its current form (after a successful verification). */
   updateApplicationSecretHash(id: string, secretHash: string): Promise<void>;
   countApplications(): Promise<number>;

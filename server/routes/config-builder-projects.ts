@@ -18,6 +18,7 @@ export const configBuilderProjectRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/connector_builder_projects/get_for_definition_id'],
     summary: "Get a declarative source definition's builder project (on Plugboard, of the definition's own id), which holds its testing values.",
     body: SERVER_SCHEMAS['config-builder-project-request.json'],
@@ -28,6 +29,7 @@ export const configBuilderProjectRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: ['/api/v1/connector_builder_projects/update_testing_values'],
     summary: "Replace a builder project's testing values: stored encrypted, answered with every secret masked.",
     body: SERVER_SCHEMAS['config-builder-testing-values-update.json'],

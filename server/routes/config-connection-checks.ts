@@ -20,6 +20,7 @@ function checkRoute<TBody>(
 ) {
   return defineRoute({
     method: 'post',
+    access: 'run',
     paths: [`/api/v1/${noun}s/check_connection`],
     summary: `Check that a ${noun} reaches its system with its stored configuration (the config API's check_connection).`,
     tags: ['public API'],

@@ -11,6 +11,7 @@ export const configStateRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/state/get'],
     summary: "Get a connection's saved sync state: each stream's (stateType stream), or not_set when it has none (the config API's state/get).",
     body: SERVER_SCHEMAS['config-connection-id-request.json'],
@@ -21,6 +22,7 @@ export const configStateRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: ['/api/v1/state/create_or_update_safe'],
     summary:
       "Replace a connection's sync state (stateType stream; not_set or no streams clears it), unless a job is pending or running (the config API's state/create_or_update_safe).",

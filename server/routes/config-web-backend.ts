@@ -11,6 +11,7 @@ export const configWebBackendRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/web_backend/connections/get'],
     summary:
       "Get a connection with its sync catalog (every stream of its source, selected or not), its source and destination (secrets masked) and its latest job (the config API's web_backend/connections/get).",
@@ -22,6 +23,7 @@ export const configWebBackendRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: ['/api/v1/web_backend/connections/update'],
     summary:
       "Change a connection: the fields given; a syncCatalog replaces the streams selected and their modes, under the public API's rules (the config API's web_backend/connections/update).",

@@ -26,6 +26,7 @@ const CONNECTOR_EXISTS = {
 export const connectorRoutes = [
   defineRoute({
     method: 'post',
+    access: 'edit',
     // Served under both forms of the path the API has been described with (with and without /v1), plus the /api/v1 one.
     paths: ['/v1/integrations/connectors', '/integrations/connectors', '/api/v1/integrations/connectors'],
     summary: 'Create a hosted connector with third-party credentials, bound to an external user.',
@@ -45,6 +46,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: ['/api/v1/integrations/connectors'],
     summary: "List the workspace's connectors, optionally by external_user_id and connector_type.",
     tags: ['connectors'],
@@ -62,6 +64,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: ['/api/v1/integrations/connectors/:connector_id'],
     summary: 'Get a connector record.',
     tags: ['connectors'],
@@ -77,6 +80,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'delete',
+    access: 'edit',
     paths: ['/api/v1/integrations/connectors/:connector_id'],
     summary: 'Delete a connector and its stored credentials.',
     tags: ['connectors'],
@@ -91,6 +95,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'run',
     paths: ['/api/v1/connectors/sources/:connector_id/execute'],
     summary: 'Run {entity, action, params} on a connector. Downloads answer with the raw bytes, streamed.',
     tags: ['connectors'],
@@ -120,6 +125,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: ['/api/v1/connectors/sources/:connector_id/replication'],
     summary: "The connector's replication into its context store: status, last run, each searchable entity.",
     tags: ['connectors'],
@@ -136,6 +142,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'run',
     paths: ['/api/v1/connectors/sources/:connector_id/replication'],
     summary: 'Refresh the context store now; a run already in progress is that refresh (no second run starts).',
     tags: ['connectors'],
@@ -155,6 +162,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: ['/api/v1/embedded/sources'],
     summary: "List the embedded sources (connectors made from source templates) of the token's workspace; a widget sees those it could have made.",
     tags: ['embedded'],
@@ -168,6 +176,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'edit',
     paths: ['/api/v1/embedded/sources'],
     summary:
       "Create a source from a source template with the end user's credentials, or the secret_id of their OAuth consent (POST /api/v1/embedded/oauth/initiate).",
@@ -190,6 +199,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'patch',
+    access: 'edit',
     paths: ['/api/v1/embedded/sources/:source_id'],
     summary:
       "Replace an embedded source's name, credentials (or with an OAuth consent's secret_id) or replication settings (credentials are checked with the upstream first).",
@@ -212,6 +222,7 @@ export const connectorRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: ['/api/v1/embedded/connector-types'],
     summary: 'The connector types, each with the JSON Schemas of its credentials and replication settings (what a source form asks).',
     tags: ['embedded'],

@@ -7,6 +7,7 @@ import { oauthCallbackUrl } from './public-oauth.ts';
 export const embeddedOAuthRoutes = [
   defineRoute({
     method: 'post',
+    access: 'edit',
     paths: ['/api/v1/embedded/oauth/initiate'],
     summary:
       "The provider's consent page for a source of a template the caller may use (its connector type with an OAuth flow and an app registered): once the end user decides, the browser lands on <public URL>/widget/oauth/done with state and secret_id (for POST /api/v1/embedded/sources secret_id) or state and error.",

@@ -4,6 +4,7 @@ import { defineRoute } from '../route.ts';
 export const metaRoutes = [
   defineRoute({
     method: 'get',
+    access: 'none',
     paths: ['/.well-known/jwks.json'],
     summary: 'Public keys that verify the tokens this service issues (ES256, by kid).',
     tags: ['tokens'],
@@ -14,6 +15,7 @@ export const metaRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'none',
     paths: ['/healthz'],
     summary: 'Liveness.',
     tags: ['meta'],

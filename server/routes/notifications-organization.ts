@@ -15,6 +15,7 @@ export const organizationWebhookRoutes = [
   defineRoute({
     ...common,
     method: 'put',
+    access: 'admin',
     paths: [PATH],
     summary: "Set the URL the organization's embedded events are sent to (an absolute http(s) URL the egress policy allows).",
     body: SERVER_SCHEMAS['organization-webhook-request.json'],
@@ -30,6 +31,7 @@ export const organizationWebhookRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: [PATH],
     summary: "The organization's webhook, its URL masked past the host.",
     returns: SERVER_SCHEMAS['organization-webhook.json'],
@@ -39,6 +41,7 @@ export const organizationWebhookRoutes = [
   defineRoute({
     ...common,
     method: 'delete',
+    access: 'admin',
     paths: [PATH],
     summary: "Remove the organization's webhook: its events are no longer sent (deliveries already queued still are).",
     status: 204,
@@ -52,6 +55,7 @@ export const organizationWebhookRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: [`${PATH}/deliveries`],
     summary: "List the organization webhook's deliveries, newest first, a page at a time.",
     query: SERVER_SCHEMAS['notification-delivery-query.json'],
@@ -65,6 +69,7 @@ export const organizationWebhookRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'admin',
     paths: [`${PATH}/secret`],
     summary: "Make the organization webhook's signing secret anew (whsec_...), answered this once; the one it replaces keeps signing beside it for a day.",
     returns: SERVER_SCHEMAS['webhook-secret.json'],
@@ -74,6 +79,7 @@ export const organizationWebhookRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'admin',
     paths: [`${PATH}/test`],
     summary: 'Send a webhook.test message about a sample source to the organization webhook; answers its delivery.',
     returns: SERVER_SCHEMAS['notification-delivery.json'],

@@ -14,6 +14,7 @@ export const workspaceNotificationRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/workspaces/:workspace_id/notifications/deliveries'),
     summary: "List the workspace's webhook deliveries, newest first, a page at a time: event, URL host, status, attempts, last error, next attempt.",
     query: SERVER_SCHEMAS['notification-delivery-query.json'],
@@ -27,6 +28,7 @@ export const workspaceNotificationRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'admin',
     paths: at('/workspaces/:workspace_id/notifications/secret'),
     summary:
       "Make the workspace's webhook signing secret anew (Standard Webhooks, whsec_...), answered this once; the one it replaces keeps signing beside it for a day. Until the first, deliveries are unsigned.",
@@ -37,6 +39,7 @@ export const workspaceNotificationRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'admin',
     paths: at('/workspaces/:workspace_id/notifications/test'),
     summary: "Send a sample of an event's message, marked as a test, to the webhook the workspace's settings give that event; answers its delivery.",
     body: SERVER_SCHEMAS['notification-test-request.json'],

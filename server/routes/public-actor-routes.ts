@@ -50,6 +50,7 @@ export function publicActorRoutes<
     defineRoute({
       ...common,
       method: 'get',
+      access: 'read',
       paths: collection,
       summary: `List the organization's ${noun}s, a page at a time (workspaceIds narrows the list; includeDeleted lists deleted ones too); secrets masked.`,
       query: SERVER_SCHEMAS['public-resource-list-query.json'],
@@ -64,6 +65,7 @@ export function publicActorRoutes<
     defineRoute({
       ...common,
       method: 'post',
+      access: 'edit',
       paths: collection,
       summary: `Create a ${noun} in a workspace: its configuration checked against its type's schema, then ${spec.checked}.`,
       body: schemas.create,
@@ -79,6 +81,7 @@ export function publicActorRoutes<
     defineRoute({
       ...common,
       method: 'get',
+      access: 'read',
       paths: one,
       summary: `Get a ${noun}; secrets masked.`,
       returns: schemas.one,
@@ -88,6 +91,7 @@ export function publicActorRoutes<
     defineRoute({
       ...common,
       method: 'patch',
+      access: 'edit',
       paths: one,
       summary: `Change a ${noun}'s name or configuration fields (merged into the stored ones; a masked secret sent back is kept).`,
       body: schemas.patch,
@@ -98,6 +102,7 @@ export function publicActorRoutes<
     defineRoute({
       ...common,
       method: 'put',
+      access: 'edit',
       paths: one,
       summary: `Replace a ${noun}'s name and whole configuration (a masked secret sent back is kept).`,
       body: schemas.put,
@@ -108,6 +113,7 @@ export function publicActorRoutes<
     defineRoute({
       ...common,
       method: 'delete',
+      access: 'edit',
       paths: one,
       summary: `Delete a ${noun} and the connections using it (includeDeleted lists them afterwards).`,
       status: 204,

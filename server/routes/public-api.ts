@@ -17,6 +17,7 @@ export const INVALID = 'Invalid data (problem details, with the issues)';
 export const publicApiRoutes = [
   defineRoute({
     method: 'post',
+    access: 'none',
     // Also at the root: the official SDK resolves its default token URL, `/applications/token`, against the server's root.
     paths: [...at('/applications/token'), '/applications/token'],
     summary: "Exchange the application's credentials (JSON or form-encoded, grant_type client_credentials) for an access token.",
@@ -35,6 +36,7 @@ export const publicApiRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: at('/workspaces'),
     summary: "List the organization's workspaces, a page at a time (workspaceIds narrows the list).",
     tags: ['public API'],
@@ -52,6 +54,7 @@ export const publicApiRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'admin',
     paths: at('/workspaces'),
     summary: 'Create a workspace in the organization.',
     tags: ['public API'],
@@ -64,6 +67,7 @@ export const publicApiRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: at('/workspaces/:workspace_id'),
     summary: 'Get a workspace.',
     tags: ['public API'],
@@ -75,6 +79,7 @@ export const publicApiRoutes = [
   }),
   defineRoute({
     method: 'patch',
+    access: 'admin',
     paths: at('/workspaces/:workspace_id'),
     summary: "Change a workspace's name, notification settings or region.",
     tags: ['public API'],
@@ -93,6 +98,7 @@ export const publicApiRoutes = [
   }),
   defineRoute({
     method: 'delete',
+    access: 'admin',
     paths: at('/workspaces/:workspace_id'),
     summary: 'Delete a workspace and everything in it.',
     tags: ['public API'],

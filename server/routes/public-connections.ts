@@ -11,6 +11,7 @@ export const publicConnectionRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/connections'),
     summary:
       "List the organization's connections, a page at a time (workspaceIds narrows the list, tagIds to those carrying any of the tags; includeDeleted lists deleted ones too).",
@@ -27,6 +28,7 @@ export const publicConnectionRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: at('/connections'),
     summary: "Create a connection from a source to a destination of its workspace: the source's streams it syncs, a table prefix, a schedule.",
     body: SERVER_SCHEMAS['public-connection-create-request.json'],
@@ -42,6 +44,7 @@ export const publicConnectionRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/connections/:connection_id'),
     summary: 'Get a connection, with its streams, their sync modes, cursor fields and primary keys.',
     returns: SERVER_SCHEMAS['public-connection.json'],
@@ -51,6 +54,7 @@ export const publicConnectionRoutes = [
   defineRoute({
     ...common,
     method: 'patch',
+    access: 'edit',
     paths: at('/connections/:connection_id'),
     summary: "Change a connection's fields given (configurations replace the streams selected, tags its tags).",
     body: SERVER_SCHEMAS['public-connection-patch-request.json'],
@@ -61,6 +65,7 @@ export const publicConnectionRoutes = [
   defineRoute({
     ...common,
     method: 'delete',
+    access: 'edit',
     paths: at('/connections/:connection_id'),
     summary: 'Delete a connection (includeDeleted lists it afterwards, deprecated).',
     status: 204,

@@ -19,6 +19,7 @@ export const publicDeclarativeSourceRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: collection,
     summary: "List the workspace's declarative source definitions, a page at a time.",
     query: SERVER_SCHEMAS['public-page-query.json'],
@@ -33,6 +34,7 @@ export const publicDeclarativeSourceRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: collection,
     summary:
       'Publish a declarative source definition (an Airbyte declarative manifest, or a Plugboard declarative connector manifest; JSON or YAML): sources of the workspace can then be made of it.',
@@ -44,6 +46,7 @@ export const publicDeclarativeSourceRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: one,
     summary: 'Get a declarative source definition: its manifest and version.',
     returns: SERVER_SCHEMAS['declarative-source-definition.json'],
@@ -53,6 +56,7 @@ export const publicDeclarativeSourceRoutes = [
   defineRoute({
     ...common,
     method: 'put',
+    access: 'edit',
     paths: one,
     summary: "Replace a declarative source definition's manifest: its version goes one up, and its sources read with the new one.",
     body: SERVER_SCHEMAS['declarative-source-definition-update-request.json'],
@@ -64,6 +68,7 @@ export const publicDeclarativeSourceRoutes = [
   defineRoute({
     ...common,
     method: 'delete',
+    access: 'edit',
     paths: one,
     summary: 'Delete a declarative source definition, with its sources and the connections using them (as Airbyte does).',
     returns: SERVER_SCHEMAS['declarative-source-definition.json'],

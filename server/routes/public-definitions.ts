@@ -19,6 +19,7 @@ function definitionRoutes(noun: 'source' | 'destination', api: (hosted: HostedRu
     defineRoute({
       ...common,
       method: 'get',
+      access: 'read',
       paths: collection,
       summary: `List the workspace's ${noun} definitions: the types this server runs${noun === 'source' ? ', its declarative definitions' : ''} and its custom ones (all of them: no paging).`,
       returns: SERVER_SCHEMAS['public-definition-list.json'],
@@ -28,6 +29,7 @@ function definitionRoutes(noun: 'source' | 'destination', api: (hosted: HostedRu
     defineRoute({
       ...common,
       method: 'post',
+      access: 'edit',
       paths: collection,
       summary: `Create a custom ${noun} definition naming a Docker image: kept and listed, though this server runs no containers (a ${noun} of it is refused).`,
       body: SERVER_SCHEMAS['public-definition-create-request.json'],
@@ -38,6 +40,7 @@ function definitionRoutes(noun: 'source' | 'destination', api: (hosted: HostedRu
     defineRoute({
       ...common,
       method: 'get',
+      access: 'read',
       paths: one,
       summary: `Get a ${noun} definition of the workspace.`,
       returns: SERVER_SCHEMAS['public-definition.json'],
@@ -47,6 +50,7 @@ function definitionRoutes(noun: 'source' | 'destination', api: (hosted: HostedRu
     defineRoute({
       ...common,
       method: 'put',
+      access: 'edit',
       paths: one,
       summary: `Change a custom ${noun} definition's name and image tag.`,
       body: SERVER_SCHEMAS['public-definition-update-request.json'],
@@ -57,6 +61,7 @@ function definitionRoutes(noun: 'source' | 'destination', api: (hosted: HostedRu
     defineRoute({
       ...common,
       method: 'delete',
+      access: 'edit',
       paths: one,
       summary: `Delete a custom ${noun} definition; answers it as it was.`,
       returns: SERVER_SCHEMAS['public-definition.json'],

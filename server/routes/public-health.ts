@@ -5,6 +5,7 @@ import { at } from './public-api.ts';
 export const publicHealthRoutes = [
   defineRoute({
     method: 'get',
+    access: 'none',
     paths: at('/health'),
     summary: 'Health check of the public cloud API (anonymous): 200 with the text "Successful operation".',
     tags: ['public API'],

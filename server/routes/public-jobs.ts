@@ -13,6 +13,7 @@ export const publicJobRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'run',
     paths: at('/jobs'),
     summary: 'Start a sync of a connection, or a reset that drops its tables and forgets its state; a job runs in the background.',
     body: SERVER_SCHEMAS['public-job-create-request.json'],
@@ -29,6 +30,7 @@ export const publicJobRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/jobs'),
     summary: "List the organization's jobs, newest first by default (connectionId, workspaceIds, jobType, status and creation times narrow the list).",
     query: SERVER_SCHEMAS['public-job-list-query.json'],
@@ -56,6 +58,7 @@ export const publicJobRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/jobs/:job_id'),
     summary: 'Get a job: its status, rows and bytes written so far, and how long it took or has run.',
     returns: SERVER_SCHEMAS['public-job.json'],
@@ -65,6 +68,7 @@ export const publicJobRoutes = [
   defineRoute({
     ...common,
     method: 'delete',
+    access: 'run',
     paths: at('/jobs/:job_id'),
     summary: 'Cancel a job: at once when it waits, at its next step when it runs (a finished job stays as it ended).',
     returns: SERVER_SCHEMAS['public-job.json'],
@@ -73,6 +77,7 @@ export const publicJobRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/jobs/get'],
     summary: "Get a job with its attempts: each one's status, records and bytes synced, failure, and log lines (the config API's jobs/get).",
     tags: ['public API'],

@@ -27,6 +27,7 @@ function appRoutes(owner: 'workspace' | 'organization') {
     defineRoute({
       ...common,
       method: 'put',
+      access: 'admin',
       paths: at(base),
       summary: `Register (or replace) the ${owner}'s OAuth app for a source type: its client id and secret (sealed, never answered) serve the consents asked for ${owner === 'workspace' ? 'the workspace' : "the organization's workspaces"}${owner === 'organization' ? ' without an app of their own' : ''}.`,
       body: SERVER_SCHEMAS['public-oauth-credentials-request.json'],
@@ -41,6 +42,7 @@ function appRoutes(owner: 'workspace' | 'organization') {
     defineRoute({
       ...common,
       method: 'delete',
+      access: 'admin',
       paths: at(`${base}/:actor_type/:name`),
       summary: `Delete the ${owner}'s OAuth app for a source type (consents then use the ${owner === 'workspace' ? "organization's, if any" : "workspaces' own, if any"}).`,
       status: 204,
@@ -70,6 +72,7 @@ export const publicOAuthRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: at('/sources/initiateOAuth'),
     summary:
       "The provider's consent page for a source of a type with an OAuth flow, with the workspace's (else its organization's) app: once the end user decides, Plugboard's callback sends the browser to redirectUrl with secret_id (for POST /v1/sources secretId) or error.",
@@ -85,6 +88,7 @@ export const publicOAuthRoutes = [
   }),
   defineRoute({
     method: 'get',
+    access: 'none',
     paths: at('/oauth/callback'),
     summary:
       "Where providers send the end user back (no token): the state taken once, the code exchanged at the deployment's token URL, and the browser sent on to the flow's redirect URL with secret_id, or error (the provider's, oauth_exchange_failed, egress_refused).",

@@ -14,6 +14,7 @@ export const publicOrganizationRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'member',
     paths: at('/organizations'),
     summary: "List the caller's organizations: the one its token is for, with the deployment's contact address (PLUGBOARD_ORGANIZATION_EMAIL).",
     problems: true,
@@ -24,6 +25,7 @@ export const publicOrganizationRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/organizations/get_organization_info'],
     summary: "Get an organization's basic information: its name; no single sign-on or SCIM (the config API's organizations/get_organization_info).",
     body: SERVER_SCHEMAS['config-organization-id-request.json'],
@@ -39,6 +41,7 @@ export const publicOrganizationRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/workspaces/get_organization_info'],
     summary: "Get the basic information of a workspace's organization (the config API's workspaces/get_organization_info).",
     body: SERVER_SCHEMAS['config-workspace-id-request.json'],

@@ -6,6 +6,7 @@ import { at, INVALID, NOT_ALLOWED } from './public-api.ts';
 export const publicStreamRoutes = [
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: at('/streams'),
     summary:
       "Describe the streams a source offers (a bare array): each one's sync modes, cursor field, primary key and fields, as a connection's configurations name them.",

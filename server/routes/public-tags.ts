@@ -12,6 +12,7 @@ export const publicTagRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/tags'),
     summary: "List the tags of the organization's workspaces, or of those workspaceIds names (unpaged, as the official operation is).",
     query: SERVER_SCHEMAS['public-tag-list-query.json'],
@@ -24,6 +25,7 @@ export const publicTagRoutes = [
   defineRoute({
     ...common,
     method: 'post',
+    access: 'edit',
     paths: at('/tags'),
     summary: 'Create a tag in a workspace: a name unique there (at most 30 characters) and a hex color (RRGGBB); at most 100 a workspace.',
     body: SERVER_SCHEMAS['public-tag-create-request.json'],
@@ -40,6 +42,7 @@ export const publicTagRoutes = [
   defineRoute({
     ...common,
     method: 'get',
+    access: 'read',
     paths: at('/tags/:tag_id'),
     summary: 'Get a tag.',
     returns: SERVER_SCHEMAS['public-tag.json'],
@@ -49,6 +52,7 @@ export const publicTagRoutes = [
   defineRoute({
     ...common,
     method: 'patch',
+    access: 'edit',
     paths: at('/tags/:tag_id'),
     summary: "Change a tag's name and color (both given); the connections carrying it are answered with them.",
     body: SERVER_SCHEMAS['public-tag-patch-request.json'],
@@ -59,6 +63,7 @@ export const publicTagRoutes = [
   defineRoute({
     ...common,
     method: 'delete',
+    access: 'edit',
     paths: at('/tags/:tag_id'),
     summary: 'Delete a tag: the connections carrying it no longer do.',
     status: 204,

@@ -13,6 +13,7 @@ const KINDS: Array<{ kind: TemplateKind; plural: string }> = [
 export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
   defineRoute({
     method: 'get',
+    access: 'member',
     paths: [`/api/v1/integrations/templates/${plural}`],
     summary: `List the organization's ${kind} templates.`,
     tags: ['templates'],
@@ -25,6 +26,7 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
   }),
   defineRoute({
     method: 'post',
+    access: 'edit',
     paths: [`/api/v1/integrations/templates/${plural}`],
     summary: `Create a ${kind} template with a connector type and tags.`,
     tags: ['templates'],
@@ -37,6 +39,7 @@ export const templateRoutes = KINDS.flatMap(({ kind, plural }) => [
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: [`/api/v1/embedded/templates/${plural}`],
     summary: `The ${kind} templates a widget offers: its token's tag filter applied.`,
     tags: ['embedded'],

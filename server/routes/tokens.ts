@@ -7,6 +7,7 @@ import { defineRoute } from '../route.ts';
 export const tokenRoutes = [
   defineRoute({
     method: 'post',
+    access: 'none',
     paths: ['/api/v1/account/applications/token'],
     summary: 'Exchange application credentials for an operator token (15 minutes).',
     tags: ['tokens'],
@@ -26,6 +27,7 @@ export const tokenRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/embedded/scoped-token'],
     summary: 'Create a scoped token for a workspace, provisioning the workspace when it does not exist.',
     tags: ['tokens'],
@@ -33,13 +35,14 @@ export const tokenRoutes = [
     body: SERVER_SCHEMAS['scoped-token-request.json'],
     returns: SERVER_SCHEMAS['scoped-token-response.json'],
     responses: { 200: 'Scoped token', 401: 'Missing or invalid operator token' },
-    async handler({ body, hosted, claims }) {
+    async handler({ body, hosted, claims, caller }) {
       const workspace = await resolveWorkspace(hosted.store, hosted.cloud, claims.organization_id, body.workspace_name, body.region_id);
-      return { token: await hosted.tokens.issueScopedToken(claims.organization_id, workspace.id) };
+      return { token: await hosted.tokens.issueScopedToken(claims.organization_id, workspace.id, caller.userId) };
     },
   }),
   defineRoute({
     method: 'get',
+    access: 'read',
     paths: ['/api/v1/embedded/scoped-token/info'],
     summary: "The scoped token's organization and workspace.",
     tags: ['tokens'],
@@ -53,6 +56,7 @@ export const tokenRoutes = [
   }),
   defineRoute({
     method: 'post',
+    access: 'read',
     paths: ['/api/v1/embedded/widget-token'],
     summary: 'Create a widget token: base64 JSON of a scoped token and the pre-configured widget URL.',
     tags: ['tokens'],
@@ -60,7 +64,7 @@ export const tokenRoutes = [
     body: SERVER_SCHEMAS['widget-token-request.json'],
     returns: SERVER_SCHEMAS['widget-token-response.json'],
     responses: { 200: 'Widget token', 401: 'Missing or invalid operator token', 422: 'Invalid body or allowed_origin' },
-    async handler({ body, hosted, claims, config }) {
+    async handler({ body, hosted, claims, caller, config }) {
       const widget: WidgetScope = {
         allowed_origin: checkAllowedOrigin(body.allowed_origin),
         source_template_tags: body.selected_source_template_tags ?? [],
@@ -69,7 +73,7 @@ export const tokenRoutes = [
         connection_template_tags_mode: body.selected_connection_template_tags_mode ?? 'any',
       };
       const workspace = await resolveWorkspace(hosted.store, hosted.cloud, claims.organization_id, body.workspace_name, body.region_id);
-      const token = await hosted.issueWidgetToken(claims.organization_id, workspace.id, widget);
+      const token = await hosted.issueWidgetToken(claims.organization_id, workspace.id, widget, caller.userId);
       const widgetUrl = new URL('/embedded-widget', config.publicUrl);
       widgetUrl.searchParams.set('workspaceId', workspace.id);
       widgetUrl.searchParams.set('allowedOrigin', widget.allowed_origin);

@@ -7,6 +7,7 @@ import type { ActorKind, ActorKinds, Endpoint, Loc } from './actor-kind.ts';
 import type { ActorRow, ActorTable } from './actor-table.ts';
 import { maskSecrets, mergeConfiguration, restoreMasked } from './configuration-secrets.ts';
 import type { ConfigurationVault } from './configuration-vault.ts';
+import { requireWorkspace } from '../permissions/request-access.ts';
 import { workspaceOf } from './organization-workspaces.ts';
 import type { PublicPage } from './public-workspaces.ts';
 import { endpointChanges, keptSecrets, secretRequired, unboundSecrets } from './secret-binding.ts';
@@ -63,6 +64,7 @@ export class ConfiguredActors<K extends ActorKind> {
   async get(organizationId: string, id: string): Promise<ConfiguredActor<K>> {
     const actor = await this.open(id);
     if (!actor || actor.organizationId !== organizationId) throw this.notFound(id);
+    requireWorkspace(actor.workspaceId);
     return actor;
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { invalidField, NotFoundError } from '../../errors.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
+import { requireWorkspace } from '../permissions/request-access.ts';
 import { type SyncStreamSpec, syncStreamsOf } from '../sync/sync-streams.ts';
 import type { SyncStates } from '../sync/sync-states.ts';
 import { configurationInNamespace, connectionNamespace } from '../sync/destinations/destination-namespace.ts';
@@ -206,6 +207,7 @@ export class PublicConnections {
   private async find(organizationId: string, id: string): Promise<ConnectionRecord> {
     const connection = await this.table.get(id.toLowerCase());
     if (!connection || connection.organizationId !== organizationId) throw notFound(id);
+    requireWorkspace(connection.workspaceId);
     return connection;
   }
 

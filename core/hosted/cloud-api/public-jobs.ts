@@ -2,6 +2,7 @@ import { NotFoundError } from '../../errors.ts';
 import type { Store } from '../../stores/types.ts';
 import type { JobFilter, JobStatus, JobType, SyncAttempt, SyncJob, SyncJobs } from '../sync/sync-jobs.ts';
 import type { ConfigJobInfo, PublicJob, PublicJobCreateRequest } from '../types.generated.ts';
+import { readableWorkspaces, requireWorkspace } from '../permissions/request-access.ts';
 import type { ClearJobs } from './clear-jobs.ts';
 import type { PublicPage } from './public-workspaces.ts';
 
@@ -61,7 +62,8 @@ export class PublicJobs {
   async list(organizationId: string, filter: JobListFilter): Promise<PublicPage<PublicJob>> {
     if (filter.connectionId !== undefined) await this.connections.workspaceOf(organizationId, filter.connectionId);
     const own = (await this.store.listWorkspaces(organizationId, { limit: 100_000, offset: 0 })).map((workspace) => workspace.id);
-    const workspaceIds = filter.workspaceIds === undefined ? own : filter.workspaceIds.filter((id) => own.includes(id));
+    const readable = readableWorkspaces(filter.workspaceIds);
+    const workspaceIds = readable === undefined ? own : readable.filter((id) => own.includes(id));
     // "queued" is a status this engine never gives: nothing matches it.
     if (filter.status === 'queued') return { items: [], more: false };
     const { jobType, status, ...rest } = filter;
@@ -105,6 +107,7 @@ export class PublicJobs {
     const job = /^[1-9][0-9]{0,15}$/.test(id) ? await this.jobs.get(Number(id)) : undefined;
     const workspace = job && (await this.store.getWorkspace(job.workspace_id));
     if (!job || workspace?.organization_id !== organizationId) throw new NotFoundError(`Job ${id} not found`, 'job_not_found');
+    requireWorkspace(workspace.id);
     return job;
   }
 

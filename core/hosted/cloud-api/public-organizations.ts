@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../errors.ts';
 import type { Organization, Store } from '../../stores/types.ts';
 import type { ConfigOrganizationInfo, PublicOrganizationList } from '../types.generated.ts';
+import { requireOrganization } from '../permissions/request-access.ts';
 import { workspaceOf } from './organization-workspaces.ts';
 
 /**
@@ -16,8 +17,11 @@ export class PublicOrganizations {
     return { data: [{ organizationId: organization.id, organizationName: organization.name, email }] };
   }
 
+  /** The caller's organization, to its readers. */
   async info(callerOrganizationId: string, organizationId: string): Promise<ConfigOrganizationInfo> {
-    return infoOf(await this.find(callerOrganizationId, organizationId));
+    const organization = await this.find(callerOrganizationId, organizationId);
+    requireOrganization('read');
+    return infoOf(organization);
   }
 
   /** The organization of one of its workspaces. */

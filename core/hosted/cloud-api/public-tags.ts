@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.ts';
 import type { Store } from '../../stores/types.ts';
 import type { PublicTag, PublicTagCreateRequest, PublicTagPatchRequest } from '../types.generated.ts';
+import { readableWorkspaces, requireWorkspace } from '../permissions/request-access.ts';
 import { workspaceOf } from './organization-workspaces.ts';
 import { TagLimitError, TagNameTakenError, type TagRow, type TagTable } from './tag-table.ts';
 
@@ -22,7 +23,9 @@ export class PublicTags {
   /** The tags of those workspaces (each must be the organization's), else of all its workspaces. */
   async list(organizationId: string, workspaceIds: readonly string[]): Promise<PublicTag[]> {
     for (const id of workspaceIds) await workspaceOf(this.store, organizationId, id);
-    return (await this.table.list(organizationId, workspaceIds)).map(toPublicTag);
+    const readable = readableWorkspaces(workspaceIds.length > 0 ? workspaceIds.map((id) => id.toLowerCase()) : undefined);
+    if (readable?.length === 0) return [];
+    return (await this.table.list(organizationId, readable)).map(toPublicTag);
   }
 
   async get(organizationId: string, id: string): Promise<PublicTag> {
@@ -59,6 +62,7 @@ export class PublicTags {
   private async find(organizationId: string, id: string): Promise<TagRow> {
     const tag = await this.table.get(id.toLowerCase());
     if (!tag || tag.organization_id !== organizationId) throw notFound(id);
+    requireWorkspace(tag.workspace_id);
     return tag;
   }
 }

@@ -4,6 +4,7 @@ import { DuplicateKeyError, type Store, type Workspace } from '../../stores/type
 import type { HostedConnectors } from '../hosted-connectors.ts';
 import { checkRegionId, DEFAULT_REGION_ID, REGIONS } from '../regions.ts';
 import { maskedNotifications, type WorkspaceWebhookSettings } from '../notifications/webhook-urls.ts';
+import { readableWorkspaces, requireOrganization } from '../permissions/request-access.ts';
 import type { PublicWorkspace, PublicWorkspaceCreateRequest, PublicWorkspaceUpdateRequest } from '../types.generated.ts';
 import { workspaceNotFound as notFound, workspaceOf } from './organization-workspaces.ts';
 import type { WorkspaceResources } from './workspace-resources.ts';
@@ -34,8 +35,11 @@ export class PublicWorkspaces {
     private readonly resources: WorkspaceResources,
   ) {}
 
+  /** The organization's workspaces the caller may read (those of `ids` when given), a page. */
   async list(organizationId: string, page: { ids?: string[]; limit: number; offset: number }): Promise<PublicPage<PublicWorkspace>> {
-    const rows = await this.store.listWorkspaces(organizationId, { ...page, limit: page.limit + 1 });
+    const ids = readableWorkspaces(page.ids);
+    if (ids?.length === 0) return { items: [], more: false };
+    const rows = await this.store.listWorkspaces(organizationId, { ...page, ...(ids ? { ids } : {}), limit: page.limit + 1 });
     return { items: rows.slice(0, page.limit).map(toPublic), more: rows.length > page.limit };
   }
 
@@ -45,6 +49,7 @@ export class PublicWorkspaces {
 
   async create(organizationId: string, input: PublicWorkspaceCreateRequest): Promise<PublicWorkspace> {
     if (input.organizationId !== undefined && input.organizationId.toLowerCase() !== organizationId) throw new AccessDeniedError();
+    requireOrganization();
     const regionId = input.regionId === undefined ? DEFAULT_REGION_ID : checkRegionId(input.regionId, ['body', 'regionId']);
     const workspace: Workspace = {
       id: randomUUID(),

@@ -9,6 +9,8 @@ const WORKSPACE_TABLES = [
   'cloud_declarative_sources',
   'cloud_container_definitions',
   'cloud_tags',
+  // Who may do what in it.
+  'permissions',
   // Nothing is left to list them with.
   'cloud_tombstones',
 ];

@@ -1,4 +1,5 @@
 import type { PublicPage } from '../cloud-api/public-workspaces.ts';
+import { requireOrganization } from '../permissions/request-access.ts';
 import type { NotificationDelivery, WebhookSecret } from '../types.generated.ts';
 import type { DeliveryStatus } from './deliveries.ts';
 import { organizationOutgoing } from './embedded-expanders.ts';
@@ -14,16 +15,19 @@ export class OrganizationNotifications {
     private readonly clock: () => number,
   ) {}
 
-  deliveries(organizationId: string, page: { limit: number; offset: number; status?: DeliveryStatus }): Promise<PublicPage<NotificationDelivery>> {
+  async deliveries(organizationId: string, page: { limit: number; offset: number; status?: DeliveryStatus }): Promise<PublicPage<NotificationDelivery>> {
+    requireOrganization();
     return this.log.page({ kind: 'organization', id: organizationId }, page);
   }
 
-  rotateSecret(organizationId: string): Promise<WebhookSecret> {
+  async rotateSecret(organizationId: string): Promise<WebhookSecret> {
+    requireOrganization();
     return this.log.rotateSecret({ kind: 'organization', id: organizationId });
   }
 
   /** A `webhook.test` message about a sample source; a 404 `webhook_not_set` when there is no webhook. */
   async sendTest(organizationId: string): Promise<NotificationDelivery> {
+    requireOrganization();
     const [outgoing] = await organizationOutgoing(this.webhooks, 'webhook.test', testEmbeddedSource(organizationId), this.clock(), undefined, TEST_TAG);
     if (!outgoing) throw webhookNotSet();
     return this.log.queue(outgoing);

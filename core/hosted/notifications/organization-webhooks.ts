@@ -2,6 +2,7 @@ import { NotFoundError } from '../../errors.ts';
 import type { DataKeyring } from '../../security/data-keyring.ts';
 import type { EgressPolicy } from '../../security/egress/egress-policy.ts';
 import type { SqlDriver } from '../../stores/sql-driver.ts';
+import { requireOrganization } from '../permissions/request-access.ts';
 import type { OrganizationWebhook } from '../types.generated.ts';
 import { checkWebhookUrl, maskedUrl, urlOrigin } from './webhook-urls.ts';
 
@@ -25,6 +26,7 @@ export class OrganizationWebhooks {
   ) {}
 
   async set(organizationId: string, url: string): Promise<OrganizationWebhook> {
+    requireOrganization();
     await checkWebhookUrl(url, this.egress, ['body', 'url']);
     const sealed = this.keyring.encrypt(url);
     const now = this.clock();
@@ -39,12 +41,14 @@ export class OrganizationWebhooks {
 
   /** A 404 `webhook_not_set` when there is none. */
   async get(organizationId: string): Promise<OrganizationWebhook> {
+    requireOrganization();
     const row = await this.row(organizationId);
     if (!row) throw webhookNotSet();
     return { url: maskedUrl(row.url_origin), updated_at: new Date(Number(row.updated_at)).toISOString() };
   }
 
   async delete(organizationId: string): Promise<void> {
+    requireOrganization();
     const { changes } = await this.db.run('DELETE FROM organization_webhooks WHERE organization_id = ?', [organizationId]);
     if (changes === 0) throw webhookNotSet();
   }

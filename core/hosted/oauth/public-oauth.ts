@@ -2,6 +2,7 @@ import { AccessDeniedError, invalidField, NotFoundError, PlugboardError } from '
 import type { Store } from '../../stores/types.ts';
 import type { Loc } from '../cloud-api/actor-kind.ts';
 import { workspaceOf } from '../cloud-api/organization-workspaces.ts';
+import { requireOrganization } from '../permissions/request-access.ts';
 import type { PublicInitiateOAuthRequest, PublicInitiateOAuthResponse, PublicOAuthCredentialsRequest } from '../types.generated.ts';
 import type { AppOwner, OAuthApps } from './oauth-apps.ts';
 import type { OAuthFlows } from './oauth-flows.ts';
@@ -78,6 +79,7 @@ export class PublicOAuth {
   private async owner(organizationId: string, ref: AppOwnerRef): Promise<AppOwner> {
     if (ref.kind === 'organization') {
       if (ref.id.toLowerCase() !== organizationId) throw new AccessDeniedError();
+      requireOrganization();
       return { kind: 'organization', id: organizationId, organizationId };
     }
     const workspace = await workspaceOf(this.store, organizationId, ref.id);
