@@ -1,6 +1,6 @@
 /** What the benchmarks share: child processes that print their address, interleaved timing, and order statistics. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -138,11 +138,35 @@ export async function startHostedBench(token = 'xoxb-bench-hosted') {
 
 /** The CPU seconds a child process has used so far (Linux's /proc; 0 elsewhere): what the upstream's emulator costs, beside this process's own. */
 export function childCpuSeconds(pid: number): number {
+  return procStat(pid)?.cpuSeconds ?? 0;
+}
+
+/** The CPU seconds used so far by every local process of that command name (`postgres`: the database server's backends), on Linux. */
+export function commandCpuSeconds(command: string): number {
+  let seconds = 0;
+  for (const entry of readdirSync('/proc', { withFileTypes: true })) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = procStat(Number(entry.name));
+    if (stat?.command === command) seconds += stat.cpuSeconds + stat.childrenCpuSeconds;
+  }
+  return seconds;
+}
+
+/** A process's CPU seconds, and those of its children that ended (a database server's closed connections). */
+function procStat(pid: number): { command: string; cpuSeconds: number; childrenCpuSeconds: number } | undefined {
   try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 per second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime, stime, cutime and cstime are the 12th to 15th, in clock ticks (100 per second on Linux).
+    const fields = text
+      .slice(text.lastIndexOf(') ') + 2)
+      .split(' ')
+      .map(Number);
+    return {
+      command: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+      cpuSeconds: (fields[11]! + fields[12]!) / 100,
+      childrenCpuSeconds: (fields[13]! + fields[14]!) / 100,
+    };
   } catch {
-    return 0;
+    return undefined;
   }
 }

@@ -30,7 +30,7 @@ import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target
 import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
 import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
 import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
-import { childCpuSeconds, quantile, startChild, stopChildren } from './bench-support.ts';
+import { childCpuSeconds, commandCpuSeconds, quantile, startChild, stopChildren } from './bench-support.ts';
 
 const SIZES = { users: 120_000, channels: 1_000, messagesPerChannel: 1_100 };
 const { values: args } = parseArgs({
@@ -74,9 +74,13 @@ async function timed(
   const loopBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
   const sandboxCpuBefore = childCpuSeconds(sandbox.pid);
+  const databaseCpuBefore = commandCpuSeconds('postgres');
   const progress = setInterval(
-    () => console.log(`  ${label}: ${records} records, ${((performance.now() - started) / 1000).toFixed(0)} s, rss ${mb(process.memoryUsage.rss())}`),
-    10_000,
+    () =>
+      console.log(
+        `  ${label}: ${records} records, ${((performance.now() - started) / 1000).toFixed(0)} s, rss ${mb(process.memoryUsage.rss())}, this thread's heap ${mb(process.memoryUsage().heapTotal)}, buffers ${mb(process.memoryUsage().arrayBuffers)}`,
+      ),
+    5_000,
   );
   try {
     await run((n) => {
@@ -94,8 +98,10 @@ async function timed(
   const cpuPerRecord = (cpu.user + cpu.system) / records;
   // The sandbox shares the machine: its cores are what this process cannot have.
   const sandboxCores = (childCpuSeconds(sandbox.pid) - sandboxCpuBefore) / seconds;
+  // A local PostgreSQL server too (the jobs' own database is SQLite here: what it uses is the destination's).
+  const databaseCores = (commandCpuSeconds('postgres') - databaseCpuBefore) / seconds;
   console.log(
-    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${cores.toFixed(2)} cores, ${cpuPerRecord.toFixed(1)} µs of CPU per record, peak RSS ${mb(peakRss)}; the sandbox ${sandboxCores.toFixed(2)} cores)`,
+    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${cores.toFixed(2)} cores, ${cpuPerRecord.toFixed(1)} µs of CPU per record, peak RSS ${mb(peakRss)}; the sandbox ${sandboxCores.toFixed(2)} cores${databaseCores >= 0.01 ? `, PostgreSQL's server ${databaseCores.toFixed(2)}` : ''})`,
   );
   return { records, seconds, peakRss, cpuPerRecord };
 }

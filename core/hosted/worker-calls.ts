@@ -1,4 +1,4 @@
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, type ResourceLimits, Worker } from 'node:worker_threads';
 
 /** What a worker answers for each call: its value (a write's bytes, a read's rows) or nothing, or why it failed. */
 export type WorkerReply = { seq: number; value?: unknown; error?: undefined } | { seq: number; error: string };
@@ -26,6 +26,8 @@ export class WorkerCalls<Call, Result = number | undefined> {
     private readonly workerData: unknown,
     /** Names the thread in the error its death gives ("the context store's writer thread"). */
     private readonly label: string,
+    /** The thread's heap limits, where its work is known to stay small. */
+    private readonly resourceLimits?: ResourceLimits,
   ) {}
 
   /** Whether a thread is running (started by a call, not since ended or abandoned). */
@@ -73,7 +75,10 @@ export class WorkerCalls<Call, Result = number | undefined> {
   private started(): Thread<Result> {
     if (this.thread) return this.thread;
     const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(this.module.href)}); });`;
-    const thread: Thread<Result> = { worker: new Worker(bootstrap, { eval: true, workerData: this.workerData }), pending: new Map() };
+    const thread: Thread<Result> = {
+      worker: new Worker(bootstrap, { eval: true, workerData: this.workerData, ...(this.resourceLimits ? { resourceLimits: this.resourceLimits } : {}) }),
+      pending: new Map(),
+    };
     const { worker, pending } = thread;
     worker.on('message', (reply: WorkerReply) => {
       const waiting = pending.get(reply.seq);

@@ -24,9 +24,9 @@ import { WritePipeline } from './write-pipeline.ts';
  */
 const WRITE_BATCH = 1000;
 /** Upstream pages read ahead while a batch is written. */
-const PAGES_AHEAD = 4;
+const PAGES_AHEAD = 2;
 /** Records handed to the destination and not yet written: the reader runs ahead of the writer by this much. */
-const RECORDS_IN_FLIGHT = 15_000;
+const RECORDS_IN_FLIGHT = 8_000;
 
 export interface SyncAttemptContext extends PatienceOptions {
   jobId: number;
@@ -133,13 +133,14 @@ async function syncStream(
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
-    await pipeline.push(async () => {
-      // A stopping server (or a cancelled job) writes no more: the next attempt resumes from the state saved.
-      context.signal?.throwIfAborted();
-      const bytes = await writer.write(records);
+    // A stopping server (or a cancelled job) writes no more: the next attempt resumes from the state saved.
+    context.signal?.throwIfAborted();
+    // Handed over now, not when the writes before it are done: the destination serializes the batch at
+    // once (the records die young) and queues it, so its writer never waits for this thread to be free.
+    await pipeline.pushStarted(writer.write(records), records.length, async (bytes) => {
       written += records.length;
       await context.onWritten(records.length, bytes);
-    }, records.length);
+    });
   };
   try {
     for await (const item of readAhead(read(spec, state), PAGES_AHEAD)) {

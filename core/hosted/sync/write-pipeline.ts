@@ -26,6 +26,16 @@ export class WritePipeline {
     }
   }
 
+  /**
+   * Queues a write already under way (`started`): `then` runs in line, once it and every task before it
+   * are done, with what it answered; like push otherwise.
+   */
+  pushStarted<T>(started: Promise<T>, records: number, then: (value: T) => Promise<void>): Promise<void> {
+    // Its failure surfaces in line (at a later push or at drain), not as an unhandled rejection meanwhile.
+    started.catch(() => undefined);
+    return this.push(async () => then(await started), records);
+  }
+
   /** Settles once every task pushed has run; throws the first failure. */
   async drain(): Promise<void> {
     await Promise.allSettled(this.inFlight.splice(0).map((task) => task.done));

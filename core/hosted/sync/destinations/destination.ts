@@ -41,7 +41,8 @@ export interface StreamWriter {
   /**
    * Writes a batch in one transaction, creating the table (or adding missing columns) first when
    * needed. Resolves once the rows are durable; answers the records' bytes as the sync counts them,
-   * alike on every backend (each record's JSON in UTF-8: record-bytes.ts).
+   * alike on every backend (each record's JSON in UTF-8: record-bytes.ts). A write called before the
+   * earlier ones resolved is queued behind them: batches are written in the order they were given.
    */
   write(records: Record<string, unknown>[]): Promise<number>;
   /** `overwrite`: swaps the staging table in. `append_dedup`: nothing left to do. */

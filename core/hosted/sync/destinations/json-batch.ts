@@ -8,8 +8,8 @@ export interface JsonBatch {
   ends: Uint32Array;
 }
 
-/** Enough for a batch of 1,000 records of a few kilobytes; a larger batch grows its buffer. */
-const INITIAL_BYTES = 4 * 2 ** 20;
+/** Enough for a batch of 1,000 records of a kilobyte; a larger batch grows its buffer, which is kept for the next. */
+const INITIAL_BYTES = 2 ** 20;
 
 /**
  * How the SQLite destination hands batches to its writer thread, cheaply for the event loop: each

@@ -7,25 +7,9 @@ import { CONNECT_TIMEOUT_MS, connectPostgres, type PostgresSettings, readPostgre
 import { databaseIdentity, ownDatabaseRefused, sameDatabase } from './database-identity.ts';
 import type { NetworkGuard } from './network-guard.ts';
 import { type CopyRunner, PostgresSession } from './postgres-session.ts';
+import { PostgresBatchEncoder } from './postgres-batch-encoder.ts';
+import { POSTGRES_DIALECT } from './postgres-dialect.ts';
 import { SessionDestination } from './session-destination.ts';
-import type { SqlDialect } from './table-columns.ts';
-
-const POSTGRES_DIALECT: SqlDialect = {
-  types: {
-    string: 'TEXT',
-    integer: 'BIGINT',
-    number: 'DOUBLE PRECISION',
-    boolean: 'BOOLEAN',
-    json: 'JSONB',
-    rawId: 'TEXT',
-    extractedAt: 'TIMESTAMP WITH TIME ZONE',
-    meta: 'JSONB',
-  },
-  maxIdentifierBytes: 63,
-  foldsIdentifierCase: false,
-  booleans: 'boolean',
-  textAllowsNul: false,
-};
 
 /** A swap behind a reader's lock (a BI session idle in a transaction) fails the attempt rather than hang the job. */
 const LOCK_TIMEOUT_MS = 60_000;
@@ -43,7 +27,7 @@ export function createPostgresDestination(config: DestinationConfiguration, guar
     dropCascade: optionalBoolean(config, 'postgres', 'drop_cascade'),
     connect: () => connectPostgres(settings, (ssl) => openClient(settings, ssl, guard)),
   });
-  return new SessionDestination('postgres', session);
+  return new SessionDestination('postgres', session, new PostgresBatchEncoder());
 }
 
 async function openClient(settings: PostgresSettings, ssl: false | { rejectUnauthorized: false }, guard?: NetworkGuard): Promise<CopyRunner> {

@@ -1,3 +1,4 @@
+import type { BatchEncoder } from './batch-encoder.ts';
 import type { Destination, DestinationType, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
 import { recordBytes } from './record-bytes.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -14,6 +15,8 @@ export class SessionDestination implements Destination {
   constructor(
     readonly type: DestinationType,
     private readonly session: SqlSession,
+    /** Encodes batches off the event loop, into what the session's insertEncoded takes. */
+    private readonly encoder?: BatchEncoder,
   ) {}
 
   check(): Promise<void> {
@@ -22,12 +25,20 @@ export class SessionDestination implements Destination {
 
   async openStream(table: TableSpec, mode: WriteMode, context: WriteContext): Promise<StreamWriter> {
     const load = await this.queue.run(() => TableLoad.open(this.session, table, mode, context));
+    const encoder = this.encoder;
     return {
-      write: (records) =>
-        this.queue.run(async () => {
-          await load.write(records);
-          return recordBytes(records);
-        }),
+      write: encoder
+        ? async (records) => {
+            // Encoded before its turn in the queue: the previous batch's insert may still be running.
+            const { data, bytes } = await encoder.encode(table, context, records);
+            await this.queue.run(() => load.writeEncoded(data));
+            return bytes;
+          }
+        : (records) =>
+            this.queue.run(async () => {
+              await load.write(records);
+              return recordBytes(records);
+            }),
       commit: () => this.queue.run(() => load.commit()),
       abort: () => this.queue.run(() => load.abort()),
     };
@@ -37,7 +48,8 @@ export class SessionDestination implements Destination {
     return this.queue.run(() => dropTables(this.session, names));
   }
 
-  close(): Promise<void> {
-    return this.queue.run(() => this.session.close());
+  async close(): Promise<void> {
+    await this.queue.run(() => this.session.close());
+    await this.encoder?.close();
   }
 }

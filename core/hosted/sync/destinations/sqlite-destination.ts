@@ -12,6 +12,12 @@ export function createSqliteDestination(config: DestinationConfiguration, dataDi
 }
 
 /**
+ * The writer thread holds a batch or two at a time: a small young generation is collected often and
+ * cheaply (its records die young), and the process's memory stays near what the sync holds.
+ */
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
+
+/**
  * Writes through a worker thread that holds the file (sqlite-worker.ts): better-sqlite3 is
  * synchronous, and a million rows inserted here would stall the source's reads. This thread only
  * serializes each batch, as JSON into shared memory (json-batch.ts), and weighs it on the way; the
@@ -24,7 +30,7 @@ class SqliteDestination implements Destination {
   private streams = 0;
 
   constructor(file: string, label: string) {
-    this.thread = new WorkerCalls(new URL('./sqlite-worker.ts', import.meta.url), { file, label }, "the SQLite destination's writer thread");
+    this.thread = new WorkerCalls(new URL('./sqlite-worker.ts', import.meta.url), { file, label }, "the SQLite destination's writer thread", WRITER_HEAP);
   }
 
   async check(): Promise<void> {

@@ -52,6 +52,14 @@ export class TableLoad {
     await this.session.insert(qualified, this.columns, rows, onConflictSql(this.table, this.columns));
   }
 
+  /** Writes rows a BatchEncoder made for this table (none when `data` is empty), in one transaction. */
+  async writeEncoded(data: Buffer): Promise<void> {
+    this.expectOpen('write');
+    if (data.length === 0) return;
+    if (!this.session.insertEncoded) throw new Error(`cannot write table ${JSON.stringify(this.table.name)}: this destination takes no encoded rows`);
+    await this.session.insertEncoded(this.session.qualified(this.target), this.columns, data, onConflictSql(this.table, this.columns));
+  }
+
   async commit(): Promise<void> {
     this.expectOpen('commit');
     if (this.mode === 'overwrite') {
