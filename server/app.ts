@@ -19,6 +19,8 @@ import { jsonMayHoldUnsafeText, pathParamIssues, unsafeTextIssues } from './midd
 import { requestLog } from './middleware/request-log.ts';
 import { widgetCors } from './middleware/widget-cors.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
+import { consoleApiBridge } from './console/console-api-bridge.ts';
+import { registerConsoleRoutes } from './console/console-routes.ts';
 import { jsonBytes } from './json-bytes.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
@@ -140,6 +142,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     ctx.body = openApi;
   });
   registerWidgetRoutes(router, hosted);
+  registerConsoleRoutes(router, hosted, ownOrigin);
   registerLandingPage(router);
 
   // Failures after the response started (an upstream cut mid-download) go to our log, not to Koa's stderr printer.
@@ -158,6 +161,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     ctx.body = { detail: status === 404 ? 'Not found' : 'Method not allowed' };
     ctx.status = status; // setting a body on Koa's implicit 404 would turn it into a 200
   });
+  app.use(consoleApiBridge(hosted.tokens, ownOrigin));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   return app;

@@ -1,13 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { type BundledAsset, bundleEntry, hashedName } from './bundled-assets.ts';
 
 /** One compiled file of the widget, served under its content hash (so it can be cached for good). */
-export interface WidgetAsset {
-  type: string;
-  body: Buffer;
-}
+export type WidgetAsset = BundledAsset;
 
 export interface WidgetAssets {
   /** The widget page's HTML, pointing at its hashed script and style sheet. */
@@ -36,23 +31,7 @@ export function widgetAssets(): WidgetAssets {
   return built;
 }
 
-/** One entry of widget/, bundled and minified into a single file (a script, or a style sheet). */
-function bundle(entry: string): Buffer {
-  const [output] = buildSync({
-    entryPoints: [fileURLToPath(new URL(entry, WIDGET_DIR))],
-    bundle: true,
-    minify: true,
-    write: false,
-    legalComments: 'none',
-    ...(entry.endsWith('.ts') ? { format: 'esm', target: 'es2022' } : {}),
-  }).outputFiles;
-  return Buffer.from(output!.contents);
-}
-
-/** A file name carrying a digest of its content, so a changed file is a new address. */
-function hashed(name: string, extension: string, body: Buffer): string {
-  return `${name}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`;
-}
+const bundle = (entry: string) => bundleEntry(WIDGET_DIR, entry);
 
 /** An HTML page of widget/page/ pointing at its hashed script and style sheet. */
 function htmlPage(file: string, scriptName: string, styleName: string): string {
@@ -65,9 +44,9 @@ function build(): WidgetAssets {
   const script = bundle('page/main.ts');
   const doneScript = bundle('page/oauth-done.ts');
   const style = bundle('page/widget.css');
-  const scriptName = hashed('widget', 'js', script);
-  const doneScriptName = hashed('oauth-done', 'js', doneScript);
-  const styleName = hashed('widget', 'css', style);
+  const scriptName = hashedName('widget', 'js', script);
+  const doneScriptName = hashedName('oauth-done', 'js', doneScript);
+  const styleName = hashedName('widget', 'css', style);
   return {
     page: htmlPage('index.html', scriptName, styleName),
     oauthDonePage: htmlPage('oauth-done.html', doneScriptName, styleName),

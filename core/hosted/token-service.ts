@@ -84,6 +84,16 @@ export class TokenService {
     return this.sign({ token_use: 'operator', organization_id: organizationId }, clientId, TOKEN_TTL_SECONDS.operator);
   }
 
+  /**
+   * A fresh operator token for the same application when more than half of this one's life is spent
+   * (a console session kept alive while in use), else undefined: the token in hand still serves.
+   */
+  async renewOperatorToken(claims: ClaimsFor<'operator'>): Promise<string | undefined> {
+    const halfLife = (claims.exp - claims.iat) / 2;
+    if (Math.floor(this.clock() / 1000) < claims.iat + halfLife) return undefined;
+    return this.issueOperatorToken(claims.sub, claims.organization_id);
+  }
+
   /** A scoped token for a workspace, minted by an application: it does no more there than the application may. */
   async issueScopedToken(organizationId: string, workspaceId: string, applicationId: string): Promise<string> {
     return this.sign(

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { PublicPermissionList } from '../core/hosted/types.generated.ts';
+import { call, session, signedOut } from './api.ts';
+import { html } from './html.ts';
+import { PermissionsContext } from './permissions.ts';
+import { href, useRoute } from './route.ts';
+import { SignIn } from './sign-in.ts';
+import { Loading } from './states.ts';
+import { JobPage } from './views/job-page.ts';
+import { JobList } from './views/job-list.ts';
+import { Organization } from './views/organization.ts';
+import { WorkspacePage } from './views/workspace-page.ts';
+
+type Session = { client_id: string; organization_id: string; permissions: PublicPermissionList['data'] };
+
+/** The console: the sign-in form, or the signed-in shell with its navigation and the view the address names. */
+export function App() {
+  const [current, setCurrent] = useState<Session | null>();
+  const load = async () => {
+    const who = await session('GET');
+    if (!who) return setCurrent(null);
+    const { data } = await call<PublicPermissionList>('GET', '/v1/permissions');
+    setCurrent({ ...who, permissions: data });
+  };
+  useEffect(() => {
+    void load().catch(() => setCurrent(null));
+    const onSignedOut = () => setCurrent(null);
+    signedOut.addEventListener('signed-out', onSignedOut);
+    return () => signedOut.removeEventListener('signed-out', onSignedOut);
+  }, []);
+  if (current === undefined) return html`<${Loading} what="the console" />`;
+  if (current === null) return html`<${SignIn} onSignedIn=${() => void load()} />`;
+  const signOut = async () => {
+    await session('DELETE');
+    setCurrent(null);
+  };
+  return html`<${PermissionsContext.Provider} value=${current.permissions}>
+    <a class="skip" href="#content">Skip to content</a>
+    <header class="top">
+      <span class="brand">Plugboard console</span>
+      <nav aria-label="Main">
+        <a href=${href()}>Workspaces</a>
+        <a href=${href('jobs')}>Jobs</a>
+      </nav>
+      <span class="who">Signed in as <code>${current.client_id}</code></span>
+      <button type="button" class="secondary" onClick=${signOut}>Sign out</button>
+    </header>
+    <main id="content"><${View} /></main>
+  <//>`;
+}
+
+function View() {
+  const [section, id] = useRoute();
+  if (section === 'workspaces' && id) return html`<${WorkspacePage} workspaceId=${id} />`;
+  if (section === 'jobs' && id) return html`<${JobPage} jobId=${id} />`;
+  if (section === 'jobs') return html`<${JobList} />`;
+  return html`<${Organization} />`;
+}

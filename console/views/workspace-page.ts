@@ -1,0 +1,58 @@
+import type { PublicConnectionList, PublicDestinationList, PublicSourceList, PublicWorkspace } from '../../core/hosted/types.generated.ts';
+import { html } from '../html.ts';
+import { usePoll } from '../poll.ts';
+import { Empty, ErrorNote, Loading } from '../states.ts';
+import { ConnectionRow } from './connection-row.ts';
+
+const EVERY_MS = 10_000;
+
+/** A workspace: its sources, destinations and connections, with the actions the caller may take. */
+export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
+  const workspace = usePoll<PublicWorkspace>(`/v1/workspaces/${workspaceId}`);
+  const scope = `workspaceIds=${workspaceId}&limit=100`;
+  const sources = usePoll<PublicSourceList>(`/v1/sources?${scope}`, EVERY_MS);
+  const destinations = usePoll<PublicDestinationList>(`/v1/destinations?${scope}`, EVERY_MS);
+  const connections = usePoll<PublicConnectionList>(`/v1/connections?${scope}`, EVERY_MS);
+  const nameOf = (id: string, list: Array<{ name: string } & Record<string, unknown>> | undefined, key: string) =>
+    list?.find((item) => item[key] === id)?.name ?? id;
+  return html`<h1 tabindex="-1">${workspace.data?.name ?? 'Workspace'}</h1>
+    <${ErrorNote} error=${workspace.error} />
+    <section aria-labelledby="sources-heading">
+      <h2 id="sources-heading">Sources</h2>
+      <${ErrorNote} error=${sources.error} />
+      ${!sources.data && !sources.error && html`<${Loading} what="sources" />`}
+      ${sources.data?.data.length === 0 && html`<${Empty}>No source yet: create one to read a connector's data.<//>`}
+      <ul class="cards">
+        ${sources.data?.data.map(
+          (source) => html`<li key=${source.sourceId}><strong>${source.name}</strong> <span class="muted">${source.sourceType}</span></li>`,
+        )}
+      </ul>
+    </section>
+    <section aria-labelledby="destinations-heading">
+      <h2 id="destinations-heading">Destinations</h2>
+      <${ErrorNote} error=${destinations.error} />
+      ${destinations.data?.data.length === 0 && html`<${Empty}>No destination yet: create one to receive synced tables.<//>`}
+      <ul class="cards">
+        ${destinations.data?.data.map(
+          (destination) =>
+            html`<li key=${destination.destinationId}><strong>${destination.name}</strong> <span class="muted">${destination.destinationType}</span></li>`,
+        )}
+      </ul>
+    </section>
+    <section aria-labelledby="connections-heading">
+      <h2 id="connections-heading">Connections</h2>
+      <${ErrorNote} error=${connections.error} />
+      ${connections.data?.data.length === 0 && html`<${Empty}>No connection yet: connect a source to a destination to sync it.<//>`}
+      <ul class="cards">
+        ${connections.data?.data.map(
+          (connection) => html`<${ConnectionRow}
+            key=${connection.connectionId}
+            connection=${connection}
+            sourceName=${nameOf(connection.sourceId, sources.data?.data as never, 'sourceId')}
+            destinationName=${nameOf(connection.destinationId, destinations.data?.data as never, 'destinationId')}
+            onChanged=${connections.reload}
+          />`,
+        )}
+      </ul>
+    </section>`;
+}
