@@ -30,12 +30,8 @@ export class PostgresSession extends RunnerSession<CopyRunner> {
   /** Inserts run one at a time (SessionDestination's queue), so one buffer serves them all. */
   private readonly copyText = new CopyTextWriter();
 
-  insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void> {
-    return this.insertEncoded(qualified, columns, this.copyText.write(rows), conflict);
-  }
-
-  /** Rows as COPY text (copy-text.ts), made here or by the encoder thread (postgres-batch-encoder.ts). */
-  async insertEncoded(qualified: string, columns: SqlColumn[], data: Buffer, conflict: string): Promise<void> {
+  async insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void> {
+    const data = this.copyText.write(rows);
     const names = columns.map((column) => quoteIdentifier(column.name)).join(', ');
     if (conflict === '' || !this.upserting.has(qualified)) {
       try {

@@ -1,4 +1,4 @@
-import type { BatchEncoder } from './batch-encoder.ts';
+import type { BatchLoader } from './batch-loader.ts';
 import type { Destination, DestinationType, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
 import { recordBytes } from './record-bytes.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -15,8 +15,8 @@ export class SessionDestination implements Destination {
   constructor(
     readonly type: DestinationType,
     private readonly session: SqlSession,
-    /** Encodes batches off the event loop, into what the session's insertEncoded takes. */
-    private readonly encoder?: BatchEncoder,
+    /** Encodes and inserts batches off the event loop (PostgreSQL); without it the session inserts them. */
+    private readonly loader?: BatchLoader,
   ) {}
 
   check(): Promise<void> {
@@ -25,15 +25,10 @@ export class SessionDestination implements Destination {
 
   async openStream(table: TableSpec, mode: WriteMode, context: WriteContext): Promise<StreamWriter> {
     const load = await this.queue.run(() => TableLoad.open(this.session, table, mode, context));
-    const encoder = this.encoder;
+    const loader = this.loader;
     return {
-      write: encoder
-        ? async (records) => {
-            // Encoded before its turn in the queue: the previous batch's insert may still be running.
-            const { data, bytes } = await encoder.encode(table, context, records);
-            await this.queue.run(() => load.writeEncoded(data));
-            return bytes;
-          }
+      write: loader
+        ? (records) => loader.load(load.insertTarget(), table, context, records)
         : (records) =>
             this.queue.run(async () => {
               await load.write(records);
@@ -50,6 +45,6 @@ export class SessionDestination implements Destination {
 
   async close(): Promise<void> {
     await this.queue.run(() => this.session.close());
-    await this.encoder?.close();
+    await this.loader?.close();
   }
 }

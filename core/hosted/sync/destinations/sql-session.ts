@@ -16,7 +16,5 @@ export interface SqlSession {
   swap(staging: string, table: string): Promise<void>;
   /** Inserts the rows (values in `columns` order) in one transaction; `conflict` ends each insert statement. */
   insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void>;
-  /** Inserts rows a BatchEncoder made (values in `columns` order, in the session's own load format), as insert does. */
-  insertEncoded?(qualified: string, columns: SqlColumn[], data: Buffer, conflict: string): Promise<void>;
   close(): Promise<void>;
 }

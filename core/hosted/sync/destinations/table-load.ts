@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { InsertTarget } from './batch-loader.ts';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
 import { encodeRows } from './row-encoding.ts';
 import type { SqlSession } from './sql-session.ts';
@@ -52,12 +53,10 @@ export class TableLoad {
     await this.session.insert(qualified, this.columns, rows, onConflictSql(this.table, this.columns));
   }
 
-  /** Writes rows a BatchEncoder made for this table (none when `data` is empty), in one transaction. */
-  async writeEncoded(data: Buffer): Promise<void> {
+  /** Where a BatchLoader inserts this load's rows: the staging table (or the table), its columns, the end of each insert. */
+  insertTarget(): InsertTarget {
     this.expectOpen('write');
-    if (data.length === 0) return;
-    if (!this.session.insertEncoded) throw new Error(`cannot write table ${JSON.stringify(this.table.name)}: this destination takes no encoded rows`);
-    await this.session.insertEncoded(this.session.qualified(this.target), this.columns, data, onConflictSql(this.table, this.columns));
+    return { qualified: this.session.qualified(this.target), columns: this.columns, conflict: onConflictSql(this.table, this.columns) };
   }
 
   async commit(): Promise<void> {
