@@ -17,7 +17,10 @@ import type { SandboxStore } from '../connectors/chat/sandbox/store.ts';
 import { channelToWire, messageToWire, userToWire } from '../connectors/chat/sandbox/wire.ts';
 import type { ContextStore } from '../core/hosted/context-store/context-store.ts';
 import { createContextStore } from '../core/hosted/context-store/create-context-store.ts';
+import type { PlannerSettings } from '../core/hosted/context-store/postgres-plan-settings.ts';
 import { planSearch } from '../core/hosted/context-store/search-query.ts';
+import type { SqlContextStore } from '../core/hosted/context-store/sql-context-store.ts';
+import type { SqlValue } from '../core/stores/sql-driver.ts';
 import { Runtime } from '../core/runtime/runtime.ts';
 import type { StoredRecord } from '../core/sdk/index.ts';
 import { SeededRandom } from '../testing/seeded-random.ts';
@@ -154,15 +157,16 @@ function queryMix(random: SeededRandom): Record<string, () => { entity: string; 
 /**
  * Which stores to measure: `--backend sqlite|postgres|both`. PostgreSQL needs TEST_DATABASE_URL or
  * PLUGBOARD_DATABASE_URL (the bench creates a schema of its own there and drops it at the end).
- * Without the flag: SQLite, and PostgreSQL too when a database URL is set.
+ * Without the flag: SQLite, and PostgreSQL too when a database URL is set. `--explain`: after the
+ * measures, PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) of one search of each kind, as the store runs it.
  */
-function benchBackends(): { sqlite: boolean; postgres: string | undefined } {
-  const { values } = parseArgs({ options: { backend: { type: 'string' } } });
+function benchBackends(): { sqlite: boolean; postgres: string | undefined; explain: boolean } {
+  const { values } = parseArgs({ options: { backend: { type: 'string' }, explain: { type: 'boolean', default: false } } });
   const databaseUrl = process.env.TEST_DATABASE_URL ?? process.env.PLUGBOARD_DATABASE_URL;
   const backend = values.backend ?? (databaseUrl ? 'both' : 'sqlite');
   if (!['sqlite', 'postgres', 'both'].includes(backend)) throw new Error(`--backend ${backend}: expected sqlite, postgres or both`);
   if (backend !== 'sqlite' && !databaseUrl) throw new Error(`--backend ${backend} needs TEST_DATABASE_URL or PLUGBOARD_DATABASE_URL`);
-  return { sqlite: backend !== 'postgres', postgres: backend === 'sqlite' ? undefined : databaseUrl };
+  return { sqlite: backend !== 'postgres', postgres: backend === 'sqlite' ? undefined : databaseUrl, explain: values.explain };
 }
 
 async function measure(store: ContextStore, label: string): Promise<number> {
@@ -191,6 +195,32 @@ async function measure(store: ContextStore, label: string): Promise<number> {
   return worst;
 }
 
+/**
+ * PostgreSQL's EXPLAIN ANALYZE of one search of each kind: the page statement the store runs, with
+ * its planner settings, caught on its way to the store's reader.
+ */
+async function explainEach(store: SqlContextStore): Promise<void> {
+  const mix = queryMix(SeededRandom.derive(42, 'bench-search'));
+  for (const [kind, next] of Object.entries(mix)) {
+    const { entity, params } = next();
+    const all = store.reader.all.bind(store.reader);
+    let caught: { sql: string; params: SqlValue[]; settings: PlannerSettings } | undefined;
+    store.reader.all = (sql, params, budget, settings = {}) => {
+      if (sql.includes('FROM context_records r')) caught = { sql, params, settings };
+      return all(sql, params, budget, settings);
+    };
+    await store.search(CONNECTOR, catalog(entity), planSearch(catalog(entity), params));
+    store.reader.all = all;
+    if (!caught) continue;
+    const { sql, params: values, settings } = caught;
+    const plan = await store.driver.transaction(async (tx) => {
+      for (const [name, value] of Object.entries(settings)) await tx.exec(`SET LOCAL ${name} = ${value}`);
+      return tx.all<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values);
+    });
+    console.log(`\n-- ${kind}: ${JSON.stringify(params)}\n${plan.map((row) => row['QUERY PLAN']).join('\n')}`);
+  }
+}
+
 const backends = benchBackends();
 const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-bench-search-'));
 const schema = `bench_search_${process.pid}`;
@@ -215,6 +245,8 @@ try {
   workspace.messages = [];
   globalThis.gc?.();
   for (const { label, store } of stores) worst[label === 'SQLite' ? 'sqlite' : 'postgres'] = await measure(store, label);
+  const postgresStore = stores.find(({ label }) => label === 'PostgreSQL')?.store;
+  if (backends.explain && postgresStore) await explainEach(postgresStore as SqlContextStore);
 } finally {
   for (const { store } of stores) await store.close();
   rmSync(dataDir, { recursive: true, force: true });
