@@ -1,7 +1,7 @@
 import type { SqlDriver } from '../../stores/sql-driver.ts';
 import type { PublicConnection } from '../types.generated.ts';
 import type { ConnectionSchedule } from './connection-schedule.ts';
-import type { ConnectionStream } from './connection-streams.ts';
+import type { StoredStream } from './mapper-key-vault.ts';
 import { type ResourceFilter, resourceWhere } from './resource-filter.ts';
 import { updateColumns } from './sql-columns.ts';
 
@@ -16,7 +16,8 @@ export interface ConnectionRecord {
   status: 'active' | 'inactive';
   schedule: ConnectionSchedule;
   prefix: string;
-  streams: ConnectionStream[];
+  /** Their AES keys sealed (see MapperKeyVault). */
+  streams: StoredStream[];
   namespaceDefinition: PublicConnection['namespaceDefinition'];
   namespaceFormat: string | null;
   nonBreakingChanges: PublicConnection['nonBreakingSchemaUpdatesBehavior'];
@@ -45,7 +46,7 @@ interface Row {
   created_at: number | string;
 }
 
-/** The rows of cloud_connections (the streams and schedule as JSON). */
+/** The rows of cloud_connections (the streams, their mappers' keys sealed, and schedule as JSON). */
 export class ConnectionTable {
   constructor(private readonly driver: SqlDriver) {}
 
@@ -132,7 +133,7 @@ function toRecord(row: Row): ConnectionRecord {
     status: row.status,
     schedule: JSON.parse(row.schedule) as ConnectionSchedule,
     prefix: row.prefix,
-    streams: JSON.parse(row.streams) as ConnectionStream[],
+    streams: JSON.parse(row.streams) as StoredStream[],
     namespaceDefinition: row.namespace_definition,
     namespaceFormat: row.namespace_format,
     nonBreakingChanges: row.non_breaking_changes,

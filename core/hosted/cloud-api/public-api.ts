@@ -109,7 +109,7 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
   const tombstones = new TombstoneTable(deps.cloudDb, vault);
   const tagTable = new TagTable(deps.cloudDb);
   const connectionTags = new ConnectionTags(tagTable, new ConnectionTagTable(deps.cloudDb));
-  const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime, deps.syncStates, connectionTags, tombstones);
+  const connections = new PublicConnections(deps.cloudDb, sources, destinations, deps.runtime, deps.syncStates, connectionTags, tombstones, vault);
   const containers = new ContainerDefinitionTable(deps.cloudDb);
   const sourceDefinitions = new PublicDefinitions('source', containers, deps.store, async (workspaceId) => [
     ...typeDefinitions('source', sourceKinds, deps.runtime),

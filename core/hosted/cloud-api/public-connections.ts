@@ -7,10 +7,12 @@ import { type SyncStreamSpec, syncStreamsOf } from '../sync/sync-streams.ts';
 import type { SyncStates } from '../sync/sync-states.ts';
 import { configurationInNamespace, connectionNamespace } from '../sync/destinations/destination-namespace.ts';
 import type { ConnectorSyncSource, SyncSource, SyncTarget } from '../sync/sync-target.ts';
-import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionPatchRequest } from '../types.generated.ts';
+import type { PublicConnection, PublicConnectionCreateRequest, PublicConnectionPatchRequest, PublicStreamConfiguration } from '../types.generated.ts';
 import type { ConfiguredActor, ConfiguredActors } from './configured-actors.ts';
 import { checkSchedule, nextRunAt } from './connection-schedule.ts';
 import { selectStreams, streamsAnswer } from './connection-streams.ts';
+import type { ConfigurationVault } from './configuration-vault.ts';
+import { MapperKeyVault, type StoredStream } from './mapper-key-vault.ts';
 import { unmaskMapperKeys } from './mapper-secrets.ts';
 import { type ConnectionChanges, type ConnectionRecord, ConnectionTable } from './connection-table.ts';
 import type { ConnectionTags } from './connection-tags.ts';
@@ -33,6 +35,7 @@ const TAGS_LOC = ['body', 'tags'];
  */
 export class PublicConnections {
   private readonly table: ConnectionTable;
+  private readonly mapperKeys: MapperKeyVault;
 
   constructor(
     driver: SqlDriver,
@@ -43,8 +46,10 @@ export class PublicConnections {
     private readonly states: SyncStates,
     private readonly tags: ConnectionTags,
     private readonly tombstones: TombstoneTable,
+    vault: ConfigurationVault,
   ) {
     this.table = new ConnectionTable(driver);
+    this.mapperKeys = new MapperKeyVault(vault);
   }
 
   /** A page of the organization's connections (`tagIds`: those carrying any of them; `includeDeleted`: tombstones too). */
@@ -91,7 +96,7 @@ export class PublicConnections {
       status,
       schedule,
       prefix: input.prefix ?? '',
-      streams: selectStreams(this.streamsOf(source.kind), unmaskMapperKeys(input.configurations?.streams, [], STREAMS_LOC), STREAMS_LOC),
+      streams: this.storedStreams(source.kind, input.configurations?.streams, []),
       namespaceDefinition: input.namespaceDefinition ?? 'destination',
       namespaceFormat: input.namespaceFormat ?? null,
       nonBreakingChanges: input.nonBreakingSchemaUpdatesBehavior ?? 'ignore',
@@ -114,9 +119,10 @@ export class PublicConnections {
       status: input.status,
       schedule,
       prefix: input.prefix,
+      // Any write seals the keys an older row holds in clear.
       streams: input.configurations
-        ? selectStreams(this.streamsOf(sourceKind), unmaskMapperKeys(input.configurations.streams, connection.streams, STREAMS_LOC), STREAMS_LOC)
-        : undefined,
+        ? this.storedStreams(sourceKind, input.configurations.streams, connection.streams)
+        : this.mapperKeys.sealLeftInClear(connection.streams),
       namespaceDefinition: input.namespaceDefinition,
       namespaceFormat: input.namespaceFormat,
       nonBreakingChanges: input.nonBreakingSchemaUpdatesBehavior,
@@ -162,8 +168,9 @@ export class PublicConnections {
 
   /**
    * What the sync engine runs for the connection: the source's connector type and what it reads with
-   * (syncSource), and the destination's configuration, secrets opened, its schema the connection's
-   * namespace. A connection deleted since is not found.
+   * (syncSource), the destination's configuration, secrets opened, its schema the connection's
+   * namespace, and the streams, their mappers' AES keys opened (only here). A connection deleted
+   * since is not found.
    */
   async syncTarget(connectionId: string): Promise<SyncTarget> {
     const connection = await this.table.get(connectionId);
@@ -176,7 +183,7 @@ export class PublicConnections {
       connectionId: connection.id,
       workspaceId: connection.workspaceId,
       prefix: connection.prefix,
-      streams: connection.streams,
+      streams: this.mapperKeys.open(connection.streams),
       source: this.syncSource(source),
       destination: {
         destinationId: destination.id,
@@ -202,6 +209,12 @@ export class PublicConnections {
     }
     const { credentials: _credentials, sourceType: _type, ...settings } = configuration;
     return { sourceId, connectorType: kind.connectorType, credentials: kind.credentialsOf(configuration) as ConnectorSyncSource['credentials'], settings };
+  }
+
+  /** The streams given as the connection stores them: checked (selectStreams), a masked AES key the stored one, every key sealed. */
+  private storedStreams(kind: SourceKind | undefined, given: PublicStreamConfiguration[] | undefined, stored: readonly StoredStream[]): StoredStream[] {
+    const unmasked = unmaskMapperKeys(given, stored, STREAMS_LOC);
+    return this.mapperKeys.seal(selectStreams(this.streamsOf(kind), unmasked.streams, STREAMS_LOC), unmasked.kept);
   }
 
   private async find(organizationId: string, id: string): Promise<ConnectionRecord> {
