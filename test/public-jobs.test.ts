@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
 import { slackSourceConfiguration } from './helpers/chat-fixture.ts';
-import { BACKENDS, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
+import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
 import { compileOperations, publicApiCalls, publicAccessToken, settledJob } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
@@ -300,6 +300,11 @@ describe.each(BACKENDS)('public cloud API jobs on %s', (backend) => {
   });
 
   it('answers as its own /openapi.json declares, every job operation with a 2xx at least once', async () => {
+    // The progress route is this server's own (the console's throughput chart): called here under both prefixes.
+    const job = (await call('get', '/jobs', '/jobs?limit=1')).body.data[0];
+    for (const prefix of ['v1', 'api/public/v1']) {
+      expect((await fx.http.get(`${prefix}/jobs/${job.jobId}/progress`, { headers: bearer(token) })).statusCode).toBe(200);
+    }
     const conformance = new HostedConformance(JSON.parse((await fx.http.get('openapi.json')).body));
     expect([...new Set(answers.map((answer) => conformance.problemWith(answer)).filter(Boolean))]).toEqual([]);
     const succeeded = new Set(answers.filter((answer) => answer.status < 300).map((answer) => conformance.operationOf(answer)));

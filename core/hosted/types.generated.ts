@@ -88,6 +88,7 @@ import publicInitiateOauthResponseSchema from '../../schemas/server/public-initi
 import publicJobCreateRequestSchema from '../../schemas/server/public-job-create-request.json' with { type: 'json' };
 import publicJobListQuerySchema from '../../schemas/server/public-job-list-query.json' with { type: 'json' };
 import publicJobListSchema from '../../schemas/server/public-job-list.json' with { type: 'json' };
+import publicJobProgressSchema from '../../schemas/server/public-job-progress.json' with { type: 'json' };
 import publicJobSchema from '../../schemas/server/public-job.json' with { type: 'json' };
 import publicListQuerySchema from '../../schemas/server/public-list-query.json' with { type: 'json' };
 import publicNotificationSchema from '../../schemas/server/public-notification.json' with { type: 'json' };
@@ -365,6 +366,7 @@ export interface ServerSchemas {
   "public-job-create-request.json": PublicJobCreateRequest;
   "public-job-list-query.json": PublicJobListQuery;
   "public-job-list.json": PublicJobList;
+  "public-job-progress.json": PublicJobProgress;
   "public-job.json": PublicJob;
   "public-list-query.json": PublicListQuery;
   "public-notification.json": PublicNotification;
@@ -2724,6 +2726,51 @@ export interface PublicJob {
   rowsSynced: number;
 }
 /**
+ * A job's progress over its run: its totals at each progress save (about one a second) with the rates since the save before, and the last run of the same connection and type that succeeded, to measure it against.
+ */
+export interface PublicJobProgress {
+  jobId: number;
+  status: "pending" | "running" | "incomplete" | "failed" | "succeeded" | "cancelled";
+  /**
+   * When its first attempt started (ISO-8601), null while it waits
+   */
+  startedAt: string | null;
+  /**
+   * Oldest first; the first is the start, at zero
+   */
+  samples: {
+    /**
+     * ISO-8601
+     */
+    at: string;
+    /**
+     * Records written by then
+     */
+    records: number;
+    /**
+     * Bytes written by then
+     */
+    bytes: number;
+    /**
+     * Since the sample before (0 for the first)
+     */
+    recordsPerSecond: number;
+    /**
+     * Since the sample before (0 for the first)
+     */
+    bytesPerSecond: number;
+  }[];
+  /**
+   * The last run of the same connection and type that succeeded before this one; null when there is none
+   */
+  previousRun: null | {
+    jobId: number;
+    records: number;
+    bytes: number;
+    durationSeconds: number;
+  };
+}
+/**
  * Paging of the public cloud API's lists, and the ids to narrow a workspace list to (repeated or comma-separated).
  */
 export interface PublicListQuery {
@@ -3866,6 +3913,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-job-create-request.json': publicJobCreateRequestSchema,
   'public-job-list-query.json': publicJobListQuerySchema,
   'public-job-list.json': publicJobListSchema,
+  'public-job-progress.json': publicJobProgressSchema,
   'public-job.json': publicJobSchema,
   'public-list-query.json': publicListQuerySchema,
   'public-notification.json': publicNotificationSchema,

@@ -67,6 +67,17 @@ export const publicJobRoutes = [
   }),
   defineRoute({
     ...common,
+    method: 'get',
+    access: 'read',
+    paths: at('/jobs/:job_id/progress'),
+    summary:
+      "A job's progress over its run: records and bytes written at each progress save (about one a second), the rates between them, and the previous successful run of its connection (not in Airbyte's API).",
+    returns: SERVER_SCHEMAS['public-job-progress.json'],
+    responses: { 200: 'The progress samples', 401: NOT_ALLOWED, 404: NOT_FOUND },
+    handler: ({ hosted, claims, params }) => hosted.publicApi.jobs.progress(claims.organization_id, params.job_id!),
+  }),
+  defineRoute({
+    ...common,
     method: 'delete',
     access: 'run',
     paths: at('/jobs/:job_id'),

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../errors.ts';
 import type { Store } from '../../stores/types.ts';
-import type { JobFilter, JobStatus, JobType, SyncAttempt, SyncJob, SyncJobs } from '../sync/sync-jobs.ts';
-import type { ConfigJobInfo, PublicJob, PublicJobCreateRequest } from '../types.generated.ts';
+import type { JobFilter, JobStatus, JobType, ProgressSample, SyncAttempt, SyncJob, SyncJobs } from '../sync/sync-jobs.ts';
+import type { ConfigJobInfo, PublicJob, PublicJobCreateRequest, PublicJobProgress } from '../types.generated.ts';
 import { readableWorkspaces, requireWorkspace } from '../permissions/request-access.ts';
 import type { ClearJobs } from './clear-jobs.ts';
 import type { PublicPage } from './public-workspaces.ts';
@@ -78,6 +78,27 @@ export class PublicJobs {
     return { items: page.map((job) => this.toPublic(job, clears.has(job.id))), more: rows.length > filter.limit };
   }
 
+  /** Its totals over its run, the rates between them, and the previous successful run of its connection to measure it against. */
+  async progress(organizationId: string, id: string): Promise<PublicJobProgress> {
+    const job = await this.find(organizationId, id);
+    const previous = await this.jobs.previousRun(job);
+    const start: ProgressSample[] = job.started_at ? [{ at: job.started_at, rows_synced: 0, bytes_synced: 0 }] : [];
+    return {
+      jobId: job.id,
+      status: job.status,
+      startedAt: job.started_at,
+      samples: withRates([...start, ...(await this.jobs.progressSamples(job.id))]),
+      previousRun: previous
+        ? {
+            jobId: previous.id,
+            records: previous.rows_synced,
+            bytes: previous.bytes_synced,
+            durationSeconds: (Date.parse(previous.ended_at ?? previous.updated_at) - Date.parse(previous.started_at ?? previous.created_at)) / 1000,
+          }
+        : null,
+    };
+  }
+
   /** The config API's view: the job with each attempt's counts, failure and log lines. */
   async info(organizationId: string, id: number): Promise<ConfigJobInfo> {
     const job = await this.find(organizationId, String(id));
@@ -138,6 +159,22 @@ function jobTypeOf(given: PublicJobCreateRequest['jobType']): JobType {
 }
 
 const CONFIG_TYPES = { sync: 'sync', reset: 'reset_connection', refresh: 'refresh' } as const satisfies Record<JobType, ConfigJobInfo['job']['configType']>;
+
+/** Each sample with the records and bytes a second written since the one before (a retry's restart is no negative rate). */
+function withRates(samples: ProgressSample[]): PublicJobProgress['samples'] {
+  return samples.map((sample, index) => {
+    const before = samples[index - 1];
+    const elapsed = before ? (Date.parse(sample.at) - Date.parse(before.at)) / 1000 : 0;
+    const rate = (now: number, then: number) => (elapsed > 0 ? Math.max(0, now - then) / elapsed : 0);
+    return {
+      at: sample.at,
+      records: sample.rows_synced,
+      bytes: sample.bytes_synced,
+      recordsPerSecond: before ? rate(sample.rows_synced, before.rows_synced) : 0,
+      bytesPerSecond: before ? rate(sample.bytes_synced, before.bytes_synced) : 0,
+    };
+  });
+}
 
 function seconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);

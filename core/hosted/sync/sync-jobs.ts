@@ -39,6 +39,13 @@ export interface SyncAttempt {
   log: string;
 }
 
+/** A job's totals when a progress save was made. */
+export interface ProgressSample {
+  at: string;
+  rows_synced: number;
+  bytes_synced: number;
+}
+
 export interface JobFilter {
   connectionId?: string;
   workspaceIds?: string[];
@@ -228,6 +235,26 @@ export class SyncJobs {
       now,
       id,
     ]);
+    await this.db.run(
+      'INSERT INTO sync_progress_samples (job_id, at, rows_synced, bytes_synced) SELECT id, ?, rows_synced, bytes_synced FROM sync_jobs WHERE id = ?',
+      [now, id],
+    );
+  }
+
+  /** The job's totals at each progress save, oldest first. */
+  async progressSamples(jobId: number): Promise<ProgressSample[]> {
+    const rows = await this.db.all<ProgressSample>('SELECT at, rows_synced, bytes_synced FROM sync_progress_samples WHERE job_id = ? ORDER BY at', [jobId]);
+    return rows.map((row) => ({ at: row.at, rows_synced: Number(row.rows_synced), bytes_synced: Number(row.bytes_synced) }));
+  }
+
+  /** The last job of the same connection and type before this one that succeeded: what a running job is measured against. */
+  async previousRun(job: Pick<SyncJob, 'id' | 'connection_id' | 'job_type'>): Promise<SyncJob | undefined> {
+    return toJob(
+      await this.db.get<SyncJob>(
+        "SELECT * FROM sync_jobs WHERE connection_id = ? AND job_type = ? AND id < ? AND status = 'succeeded' ORDER BY id DESC LIMIT 1",
+        [job.connection_id, job.job_type, job.id],
+      ),
+    );
   }
 
   /** Appends a line to the attempt's log. */
