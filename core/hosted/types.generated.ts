@@ -105,6 +105,7 @@ import publicPermissionSchema from '../../schemas/server/public-permission.json'
 import publicResourceAllocationSchema from '../../schemas/server/public-resource-allocation.json' with { type: 'json' };
 import publicResourceListQuerySchema from '../../schemas/server/public-resource-list-query.json' with { type: 'json' };
 import publicResourceRequirementsSchema from '../../schemas/server/public-resource-requirements.json' with { type: 'json' };
+import publicSelectedFieldsSchema from '../../schemas/server/public-selected-fields.json' with { type: 'json' };
 import publicSourceConfigurationSchema from '../../schemas/server/public-source-configuration.json' with { type: 'json' };
 import publicSourceCreateRequestSchema from '../../schemas/server/public-source-create-request.json' with { type: 'json' };
 import publicSourceListSchema from '../../schemas/server/public-source-list.json' with { type: 'json' };
@@ -147,6 +148,19 @@ import webhookSecretSchema from '../../schemas/server/webhook-secret.json' with 
 import widgetTokenRequestSchema from '../../schemas/server/widget-token-request.json' with { type: 'json' };
 import widgetTokenResponseSchema from '../../schemas/server/widget-token-response.json' with { type: 'json' };
 
+/**
+ * The fields a stream syncs (Airbyte's SelectedFieldInfo list; none given: all): at least one, each once, top-level, with the primary key (deduplicated modes) and the cursor field (incremental modes); the primary key and cursor are written whatever the selection. The config API reads them only with fieldSelectionEnabled true
+ *
+ * @maxItems 1000
+ */
+export type PublicSelectedFields = {
+  /**
+   * The field: a path of one, a top-level field (nested selection is not supported)
+   *
+   * @maxItems 16
+   */
+  fieldPath?: string[];
+}[];
 /**
  * How the connection is encrypted; only disable, prefer and require are supported (the certificate is not verified)
  */
@@ -383,6 +397,7 @@ export interface ServerSchemas {
   "public-resource-allocation.json": PublicResourceAllocation;
   "public-resource-list-query.json": PublicResourceListQuery;
   "public-resource-requirements.json": PublicResourceRequirements;
+  "public-selected-fields.json": PublicSelectedFields;
   "public-source-configuration.json": PublicSourceConfiguration;
   "public-source-create-request.json": PublicSourceCreateRequest;
   "public-source-list.json": PublicSourceList;
@@ -611,13 +626,10 @@ export interface ConfigCatalogStream {
      */
     namespace?: string;
     /**
-     * Field selection is not supported: false only
+     * True: only selectedFields are synced (with the primary key and cursor); false: every field. Left out in an update: the stream's stored selection is kept
      */
-    fieldSelectionEnabled?: false;
-    /**
-     * Ignored (field selection is not supported)
-     */
-    selectedFields?: {}[];
+    fieldSelectionEnabled?: boolean;
+    selectedFields?: PublicSelectedFields;
     /**
      * Not supported: an empty list only
      *
@@ -625,11 +637,11 @@ export interface ConfigCatalogStream {
      */
     hashedFields?: {}[];
     /**
-     * Not supported: an empty list only
+     * Applied in order to each record, as the public API's stream mappers (an AES key masked in answers; a masked one sent back is the stored one). Left out in an update: the stream's stored mappers are kept
      *
-     * @maxItems 0
+     * @maxItems 100
      */
-    mappers?: {}[];
+    mappers?: PublicStreamMapper[];
     /**
      * Ignored
      */
@@ -650,6 +662,25 @@ export interface ConfigCatalogStream {
      * Ignored
      */
     syncId?: number;
+  };
+}
+/**
+ * A mapper applied to a stream's records before they are written (ConfiguredStreamMapper): its configuration is checked against the schema of its type (mapper-<type>.json) and the stream's fields
+ */
+export interface PublicStreamMapper {
+  /**
+   * The mapper's id: one given is kept, else one is assigned
+   */
+  id?: string;
+  /**
+   * What it does to each record
+   */
+  type: "hashing" | "field-renaming" | "row-filtering" | "encryption" | "field-filtering";
+  /**
+   * The type's configuration
+   */
+  mapperConfiguration: {
+    [k: string]: unknown;
   };
 }
 /**
@@ -2227,19 +2258,7 @@ export interface PublicStreamConfiguration {
    * The stream's primary key, a path per field (fixed by the stream: one given must be it)
    */
   primaryKey?: string[][];
-  /**
-   * The fields synced (none given: all); each once, top-level, and with the primary key (deduplicated modes) and the cursor field (incremental modes); the primary key and cursor are written whatever the selection
-   *
-   * @maxItems 1000
-   */
-  selectedFields?: {
-    /**
-     * The field: a path of one, a top-level field (nested selection is not supported)
-     *
-     * @maxItems 16
-     */
-    fieldPath?: string[];
-  }[];
+  selectedFields?: PublicSelectedFields;
   /**
    * Taken, no effect: this server's streams have no namespace
    */
@@ -2258,25 +2277,6 @@ export interface PublicStreamConfiguration {
    * @maxItems 100
    */
   mappers?: PublicStreamMapper[];
-}
-/**
- * A mapper applied to a stream's records before they are written (ConfiguredStreamMapper): its configuration is checked against the schema of its type (mapper-<type>.json) and the stream's fields
- */
-export interface PublicStreamMapper {
-  /**
-   * The mapper's id: one given is kept, else one is assigned
-   */
-  id?: string;
-  /**
-   * What it does to each record
-   */
-  type: "hashing" | "field-renaming" | "row-filtering" | "encryption" | "field-filtering";
-  /**
-   * The type's configuration
-   */
-  mapperConfiguration: {
-    [k: string]: unknown;
-  };
 }
 /**
  * When a connection syncs: only when asked (manual), or on a cron expression (Quartz or 5-field cron, optionally followed by a time zone, e.g. "0 0 12 * * ? UTC").
@@ -3930,6 +3930,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-resource-allocation.json': publicResourceAllocationSchema,
   'public-resource-list-query.json': publicResourceListQuerySchema,
   'public-resource-requirements.json': publicResourceRequirementsSchema,
+  'public-selected-fields.json': publicSelectedFieldsSchema,
   'public-source-configuration.json': publicSourceConfigurationSchema,
   'public-source-create-request.json': publicSourceCreateRequestSchema,
   'public-source-list.json': publicSourceListSchema,

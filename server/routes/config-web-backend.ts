@@ -26,14 +26,14 @@ export const configWebBackendRoutes = [
     access: 'edit',
     paths: ['/api/v1/web_backend/connections/update'],
     summary:
-      "Change a connection: the fields given; a syncCatalog replaces the streams selected and their modes, under the public API's rules (the config API's web_backend/connections/update).",
+      "Change a connection: the fields given; a syncCatalog replaces the streams selected, their modes, and the selected fields and mappers it gives (those it leaves out kept), under the public API's rules (the config API's web_backend/connections/update).",
     body: SERVER_SCHEMAS['config-web-backend-connection-update.json'],
     returns: SERVER_SCHEMAS['config-web-backend-connection.json'],
     responses: {
       200: 'The connection, changed',
       401: NOT_ALLOWED,
       404: NOT_FOUND,
-      422: 'An unknown stream, a mode the stream does not support, no stream selected, a basic schedule, an invalid cron expression or time zone',
+      422: 'An unknown stream, a mode the stream does not support, no stream selected, invalid selected fields or mappers, a basic schedule, an invalid cron expression or time zone',
     },
     handler: ({ hosted, claims, body }) => configNotFound(body.connectionId, hosted.publicApi.webBackend.update(claims.organization_id, body)),
   }),

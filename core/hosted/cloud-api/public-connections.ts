@@ -23,7 +23,8 @@ import type { ResourceFilter } from './resource-filter.ts';
 import type { SourceKind } from './source-kinds.ts';
 import type { Tombstone, TombstoneTable } from './tombstone-table.ts';
 
-const STREAMS_LOC = ['body', 'configurations', 'streams'];
+/** Where a refusal of the streams given points (the config API moves it to its catalog's entries). */
+export const STREAMS_LOC = ['body', 'configurations', 'streams'];
 const TAGS_LOC = ['body', 'tags'];
 
 /**

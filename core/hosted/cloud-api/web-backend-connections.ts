@@ -1,3 +1,4 @@
+import { ValidationError } from '../../errors.ts';
 import type { SyncJobs } from '../sync/sync-jobs.ts';
 import type {
   ConfigActorDefinitionVersion,
@@ -9,7 +10,7 @@ import type {
 import type { Loc } from './actor-kind.ts';
 import { configScheduleOf, scheduleOfUpdate } from './config-schedule.ts';
 import { definitionImage } from './definition-image.ts';
-import type { PublicConnections } from './public-connections.ts';
+import { type PublicConnections, STREAMS_LOC } from './public-connections.ts';
 import type { PublicDestinations } from './public-destinations.ts';
 import type { PublicSources } from './public-sources.ts';
 import { catalogOf, catalogSelection } from './sync-catalog.ts';
@@ -49,24 +50,31 @@ export class WebBackendConnections {
     return this.read(organizationId, await this.connections.get(organizationId, input.connectionId), input.withRefreshedCatalog === true);
   }
 
-  /** The fields given; a syncCatalog replaces the streams selected. Fields Plugboard has no use for are ignored. */
+  /**
+   * The fields given; a syncCatalog replaces the streams selected (a stream's selected fields and
+   * mappers it leaves out kept). Fields Plugboard has no use for are ignored.
+   */
   async update(organizationId: string, input: ConfigWebBackendConnectionUpdate): Promise<ConfigWebBackendConnection> {
-    const available = await this.connections.sourceStreams(organizationId, input.connectionId);
+    const current = (await this.connections.get(organizationId, input.connectionId)).configurations.streams ?? [];
     const schedule = scheduleOfUpdate(input, BODY);
-    const streams = input.syncCatalog && catalogSelection(available, input.syncCatalog, [...BODY, 'syncCatalog', 'streams']);
+    const selection = input.syncCatalog && catalogSelection(input.syncCatalog, current, [...BODY, 'syncCatalog', 'streams']);
     const namespace = input.namespaceDefinition && publicName(NAMESPACES, input.namespaceDefinition);
     const nonBreaking = input.nonBreakingChangesPreference && publicName(NON_BREAKING, input.nonBreakingChangesPreference);
-    const connection = await this.connections.patch(organizationId, input.connectionId, {
-      name: input.name,
-      prefix: input.prefix,
-      status: input.status,
-      namespaceDefinition: namespace,
-      namespaceFormat: input.namespaceFormat,
-      nonBreakingSchemaUpdatesBehavior: nonBreaking,
-      schedule,
-      configurations: streams && { streams },
-      tags: input.tags ?? undefined,
-    });
+    const connection = await this.connections
+      .patch(organizationId, input.connectionId, {
+        name: input.name,
+        prefix: input.prefix,
+        status: input.status,
+        namespaceDefinition: namespace,
+        namespaceFormat: input.namespaceFormat,
+        nonBreakingSchemaUpdatesBehavior: nonBreaking,
+        schedule,
+        configurations: selection && { streams: selection.streams },
+        tags: input.tags ?? undefined,
+      })
+      .catch((error: unknown) => {
+        throw selection && error instanceof ValidationError ? selection.atEntries(error, STREAMS_LOC) : error;
+      });
     return this.read(organizationId, connection, false);
   }
 
