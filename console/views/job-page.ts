@@ -4,6 +4,7 @@ import { type ApiError, call } from '../api.ts';
 import { html } from '../html.ts';
 import { href } from '../route.ts';
 import { ErrorNote, Loading, StatusBadge } from '../states.ts';
+import { JobProgress } from './job-progress.ts';
 
 const LIVE_EVERY_MS = 1_000;
 const LIVE = new Set(['pending', 'running', 'incomplete']);
@@ -48,6 +49,7 @@ export function JobPage({ jobId }: { jobId: string }) {
       <dt>Bytes</dt><dd>${(job.aggregatedStats?.bytesCommitted ?? 0).toLocaleString()}</dd>
     </dl>`
     }
+    ${job && job.configType !== 'reset_connection' && html`<${JobProgress} jobId=${jobId} live=${LIVE.has(job.status)} />`}
     ${info?.attempts.map(
       ({ attempt, logs }, index) => html`<section key=${attempt.id} aria-labelledby=${`attempt-${attempt.id}`}>
         <h2 id=${`attempt-${attempt.id}`}>Attempt ${index + 1} <${StatusBadge} status=${attempt.status} /></h2>

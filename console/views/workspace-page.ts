@@ -1,8 +1,13 @@
 import type { PublicConnectionList, PublicDestinationList, PublicSourceList, PublicWorkspace } from '../../core/hosted/types.generated.ts';
 import { html } from '../html.ts';
 import { usePoll } from '../poll.ts';
+import { useCan } from '../permissions.ts';
 import { Empty, ErrorNote, Loading } from '../states.ts';
+import { AddPanel } from './add-panel.ts';
+import { ConnectionForm } from './connection-form.ts';
 import { ConnectionRow } from './connection-row.ts';
+import { DestinationForm } from './destination-form.ts';
+import { SourceForm } from './source-form.ts';
 
 const EVERY_MS = 10_000;
 
@@ -13,12 +18,14 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   const sources = usePoll<PublicSourceList>(`/v1/sources?${scope}`, EVERY_MS);
   const destinations = usePoll<PublicDestinationList>(`/v1/destinations?${scope}`, EVERY_MS);
   const connections = usePoll<PublicConnectionList>(`/v1/connections?${scope}`, EVERY_MS);
+  const canEdit = useCan('edit', workspaceId);
   const nameOf = (id: string, list: Array<{ name: string } & Record<string, unknown>> | undefined, key: string) =>
     list?.find((item) => item[key] === id)?.name ?? id;
   return html`<h1 tabindex="-1">${workspace.data?.name ?? 'Workspace'}</h1>
     <${ErrorNote} error=${workspace.error} />
     <section aria-labelledby="sources-heading">
       <h2 id="sources-heading">Sources</h2>
+      ${canEdit && html`<${AddPanel} label="Add a source" onAdded=${sources.reload}>${(done: () => void) => html`<${SourceForm} workspaceId=${workspaceId} onDone=${done} />`}<//>`}
       <${ErrorNote} error=${sources.error} />
       ${!sources.data && !sources.error && html`<${Loading} what="sources" />`}
       ${sources.data?.data.length === 0 && html`<${Empty}>No source yet: create one to read a connector's data.<//>`}
@@ -30,6 +37,10 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
     </section>
     <section aria-labelledby="destinations-heading">
       <h2 id="destinations-heading">Destinations</h2>
+      ${
+        canEdit &&
+        html`<${AddPanel} label="Add a destination" onAdded=${destinations.reload}>${(done: () => void) => html`<${DestinationForm} workspaceId=${workspaceId} onDone=${done} />`}<//>`
+      }
       <${ErrorNote} error=${destinations.error} />
       ${destinations.data?.data.length === 0 && html`<${Empty}>No destination yet: create one to receive synced tables.<//>`}
       <ul class="cards">
@@ -41,6 +52,12 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
     </section>
     <section aria-labelledby="connections-heading">
       <h2 id="connections-heading">Connections</h2>
+      ${
+        canEdit &&
+        html`<${AddPanel} label="Add a connection" onAdded=${connections.reload}>
+        ${(done: () => void) => html`<${ConnectionForm} sources=${sources.data?.data ?? []} destinations=${destinations.data?.data ?? []} onDone=${done} />`}
+      <//>`
+      }
       <${ErrorNote} error=${connections.error} />
       ${connections.data?.data.length === 0 && html`<${Empty}>No connection yet: connect a source to a destination to sync it.<//>`}
       <ul class="cards">

@@ -1,0 +1,45 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from './api.ts';
+import { html } from './html.ts';
+
+/**
+ * A form's submission: busy while it runs, its failure kept to show beside the form (a 422's issues
+ * each named by their field), the form left as typed so the user can correct it.
+ */
+export function useSubmit(action: (fields: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const onSubmit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action(new FormData(event.currentTarget as HTMLFormElement));
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure : new ApiError(0, (failure as Error).message));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, onSubmit };
+}
+
+/** A JSON object typed in a textarea; a syntax error is the user's to fix before anything is sent. */
+export function parseJsonField(fields: FormData, name: string, label: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(String(fields.get(name) ?? '{}'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // answered below, with the field's name
+  }
+  throw new ApiError(422, `${label} must be a JSON object.`);
+}
+
+/** A labelled control with an optional hint, bound by id for screen readers. */
+export function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: unknown }) {
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    ${hint && html`<p class="hint" id=${`${id}-hint`}>${hint}</p>`}
+    ${children}
+  </div>`;
+}
