@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +164,33 @@ describe.each(DESTINATION_TYPES)('a sync with selected fields and mappers into %
     );
     expect(job.rows_synced).toBe(userRows.length + messageRows.length);
     expect(job.bytes_synced).toBeGreaterThan(userBytes);
+    await destination.drop();
+  });
+
+  it("notes each value a mapper left NULL in its row's _airbyte_meta, as Airbyte's mappers do", async () => {
+    const destination = await testDestination(destinationType, dataDir);
+    const key = randomBytes(16);
+    // CBC without padding encrypts whole blocks only: America/New_York is one, another time zone is left NULL.
+    const aes = { algorithm: 'AES', targetField: 'tz', fieldNameSuffix: '_enc', key: key.toString('hex'), mode: 'CBC', padding: 'NoPadding' };
+    const target: SyncTarget = {
+      connectionId: '00000000-0000-4000-8000-00000000a002',
+      workspaceId: '00000000-0000-4000-8000-000000000000',
+      prefix: 'meta_',
+      streams: [{ name: 'users', syncMode: 'full_refresh_overwrite', mappers: [{ id: 'f', type: 'encryption', mapperConfiguration: aes }] }],
+      source: { sourceId: 'source', connectorType: 'chat', credentials: { token: CHAT_TOKEN }, settings: {} },
+      destination: { destinationId: 'destination', destinationType, configuration: destination.configuration },
+    };
+    const job = await runJob(target);
+    expect(job.status, JSON.stringify(await jobs.attempts(job.id))).toBe('succeeded');
+    const rows = await destination.rows('meta_users');
+    const metaOf = (row: Record<string, unknown>) => (typeof row._airbyte_meta === 'string' ? JSON.parse(row._airbyte_meta) : row._airbyte_meta);
+    const nulled = rows.filter((row) => row.tz_enc === null);
+    expect(nulled.length).toBeGreaterThan(0);
+    expect(nulled.length).toBeLessThan(rows.length);
+    for (const row of nulled) {
+      expect(metaOf(row)).toEqual({ changes: [{ field: 'tz_enc', change: 'NULLED', reason: 'PLATFORM_SERIALIZATION_ERROR' }], sync_id: job.id });
+    }
+    for (const row of rows.filter((candidate) => candidate.tz_enc !== null)) expect(metaOf(row).changes).toEqual([]);
     await destination.drop();
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { carriedChanges, type MapperChange } from '../mappers/record-changes.ts';
 import type { ColumnType, TableSpec, WriteContext } from './destination.ts';
 import type { SqlDialect } from './table-columns.ts';
 
@@ -37,7 +38,8 @@ export function encodeRows(table: TableSpec, records: Iterable<Record<string, un
   const names = table.columns.map((column) => column.name);
   for (const record of records) {
     const row: SqlValue[] = new Array(names.length + 3);
-    let changes: MetaChange[] | undefined;
+    // The mappers' changes first: they happened before the destination saw the record.
+    let changes: Array<MetaChange | MapperChange> | undefined = carriedChanges(record);
     for (let i = 0; i < names.length; i++) {
       const value = record[names[i]!];
       const encoded = value === undefined || value === null ? null : encoders[i]!(value);

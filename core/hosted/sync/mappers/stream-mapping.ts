@@ -5,6 +5,7 @@ import type { SyncStreamSpec } from '../sync-streams.ts';
 import type { SelectedStream } from '../sync-target.ts';
 import { type Loc, MappedFields } from './mapped-fields.ts';
 import { planMapper } from './mapper-kinds.ts';
+import { carryChanges } from './record-changes.ts';
 
 type StreamFields = Pick<SyncStreamSpec, 'name' | 'columns' | 'primaryKey' | 'cursorField'>;
 
@@ -12,7 +13,10 @@ type StreamFields = Pick<SyncStreamSpec, 'name' | 'columns' | 'primaryKey' | 'cu
 export interface StreamMapping {
   /** The table's columns and primary key (none when a mapper took a key field away in full refresh). */
   table: { columns: ColumnSpec[]; primaryKey: string[] };
-  /** The record as the destination gets it (a copy when anything changes it), or undefined when a row filter drops it. */
+  /**
+   * The record as the destination gets it (a copy when anything changes it, carrying the values left
+   * NULL under `_airbyte_meta`), or undefined when a row filter drops it.
+   */
   map(record: Record<string, unknown>): Record<string, unknown> | undefined;
   /** Values the mappers could not map and left NULL, counted by field. */
   readonly nulled: ReadonlyMap<string, number>;
@@ -32,14 +36,21 @@ export function streamMapping(stream: StreamFields, selected: Pick<SelectedStrea
   const nulled = new Map<string, number>();
   if (kept.length === stream.columns.length && steps.length === 0) return { table, map: (record) => record, nulled };
   const names = kept.map((column) => column.name);
-  const noteNulled = (field: string) => nulled.set(field, (nulled.get(field) ?? 0) + 1);
+  // The fields nulled in the record being mapped, noted in its `_airbyte_meta` (record-changes.ts).
+  const nulledHere: string[] = [];
+  const noteNulled = (field: string) => {
+    nulled.set(field, (nulled.get(field) ?? 0) + 1);
+    nulledHere.push(field);
+  };
   return {
     table,
     nulled,
     map(record) {
       const copy: Record<string, unknown> = {};
+      nulledHere.length = 0;
       for (const name of names) if (Object.hasOwn(record, name)) copy[name] = record[name];
       for (const step of steps) if (!step(copy, noteNulled)) return undefined;
+      if (nulledHere.length > 0) carryChanges(copy, nulledHere);
       return copy;
     },
   };
