@@ -9,6 +9,7 @@ import { Loading } from './states.ts';
 import { JobPage } from './views/job-page.ts';
 import { JobList } from './views/job-list.ts';
 import { Organization } from './views/organization.ts';
+import { SearchPlayground } from './views/search-playground.ts';
 import { WorkspacePage } from './views/workspace-page.ts';
 
 type Session = { client_id: string; organization_id: string; permissions: PublicPermissionList['data'] };
@@ -50,7 +51,8 @@ export function App() {
 }
 
 function View() {
-  const [section, id] = useRoute();
+  const [section, id, part] = useRoute();
+  if (section === 'workspaces' && id && part === 'search') return html`<${SearchPlayground} workspaceId=${id} />`;
   if (section === 'workspaces' && id) return html`<${WorkspacePage} workspaceId=${id} />`;
   if (section === 'jobs' && id) return html`<${JobPage} jobId=${id} />`;
   if (section === 'jobs') return html`<${JobList} />`;

@@ -161,7 +161,7 @@ export function createApp(hosted: HostedRuntime, config: ServerConfig, logger: L
     ctx.body = { detail: status === 404 ? 'Not found' : 'Method not allowed' };
     ctx.status = status; // setting a body on Koa's implicit 404 would turn it into a 200
   });
-  app.use(consoleApiBridge(hosted.tokens, ownOrigin));
+  app.use(consoleApiBridge(hosted, ownOrigin));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   return app;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { setCookies, signInToConsole, type ConsoleSession } from './helpers/console-session.ts';
@@ -126,5 +127,16 @@ describe.each(BACKENDS)('console session (%s)', (backend) => {
     const source = { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials: { token: CHAT_TOKEN } } };
     const refused = await api(reader, 'POST', 'v1/sources', { json: source, headers: { 'x-csrf-token': reader.csrf, origin } });
     expect(refused.statusCode).toBe(403);
+
+    // Workspace routes (scoped tokens): minted for the same application, so bounded by the same permissions.
+    const connector = await fx.createConnector('readers', 'chat', { token: CHAT_TOKEN });
+    const inWorkspace = `workspace/${workspaceId}/api/v1`;
+    const listed = JSON.parse((await api(reader, 'GET', `${inWorkspace}/integrations/connectors`)).body);
+    expect(listed.data.map((item: { id: string }) => item.id)).toEqual([connector.id]);
+    const search = { entity: 'users', action: 'search', params: {} };
+    const headers = { 'x-csrf-token': reader.csrf, origin };
+    expect((await api(reader, 'POST', `${inWorkspace}/connectors/sources/${connector.id}/execute`, { json: search, headers })).statusCode).toBe(403);
+    const unknown = `workspace/${randomUUID()}/api/v1/integrations/connectors`;
+    expect((await api(reader, 'GET', unknown)).statusCode).toBe(404);
   });
 });

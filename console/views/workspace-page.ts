@@ -1,6 +1,7 @@
 import type { PublicConnectionList, PublicDestinationList, PublicSourceList, PublicWorkspace } from '../../core/hosted/types.generated.ts';
 import { html } from '../html.ts';
 import { usePoll } from '../poll.ts';
+import { href } from '../route.ts';
 import { useCan } from '../permissions.ts';
 import { Empty, ErrorNote, Loading } from '../states.ts';
 import { AddPanel } from './add-panel.ts';
@@ -23,6 +24,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
     list?.find((item) => item[key] === id)?.name ?? id;
   return html`<h1 tabindex="-1">${workspace.data?.name ?? 'Workspace'}</h1>
     <${ErrorNote} error=${workspace.error} />
+    <nav aria-label="Workspace" class="actions"><a href=${href('workspaces', workspaceId, 'search')}>Search playground</a></nav>
     <section aria-labelledby="sources-heading">
       <h2 id="sources-heading">Sources</h2>
       ${canEdit && html`<${AddPanel} label="Add a source" onAdded=${sources.reload}>${(done: () => void) => html`<${SourceForm} workspaceId=${workspaceId} onDone=${done} />`}<//>`}
