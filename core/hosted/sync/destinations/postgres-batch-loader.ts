@@ -6,8 +6,8 @@ import type { PostgresReach } from './postgres-client.ts';
 import type { PostgresSettings } from './postgres-connection.ts';
 import type { LoaderCall, LoaderSetup } from './postgres-loader-worker.ts';
 
-/** Holds a batch or two at a time (see sqlite-destination.ts's writer thread). */
-const LOADER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
+/** Holds a batch or two at a time (see sqlite-destination.ts's writer thread for the young generation's size). */
+const LOADER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 128 };
 
 /**
  * The PostgreSQL destination's rows, encoded and sent on a thread of their own
