@@ -311,6 +311,11 @@ describe.each(BACKENDS)('public cloud API sources on %s', (backend) => {
   });
 
   it('answers as its own /openapi.json declares, every source operation with a 2xx at least once', async () => {
+    // This server's own list of sources to reconnect (its behaviour: test/source-reauthorization.test.ts), under both prefixes.
+    for (const prefix of ['v1', 'api/public/v1']) {
+      const listed = await fx.http.get(`${prefix}/workspaces/${workspaceId}/sources_needing_reauthorization`, { headers: bearer(token) });
+      expect(listed.statusCode).toBe(200);
+    }
     const conformance = new HostedConformance(JSON.parse((await fx.http.get('openapi.json')).body));
     expect([...new Set(answers.map((answer) => conformance.problemWith(answer)).filter(Boolean))]).toEqual([]);
     const succeeded = new Set(answers.filter((answer) => answer.status < 300).map((answer) => conformance.operationOf(answer)));

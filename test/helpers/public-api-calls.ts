@@ -106,10 +106,10 @@ export async function settledJob(call: ReturnType<typeof publicApiCalls>, jobId:
  */
 export async function plainPublicApi(fx: HostedFixture) {
   const access = await publicAccessToken(fx);
-  const call = async (method: 'get' | 'post' | 'patch', path: string, json?: unknown) => {
+  const call = async (method: 'get' | 'post' | 'patch' | 'put', path: string, json?: unknown) => {
     const response = await fx.http[method](path, { headers: bearer(access), ...(json ? { json } : {}) });
     expect(response.statusCode, response.body).toBeLessThan(300);
-    return JSON.parse(response.body);
+    return response.body ? JSON.parse(response.body) : undefined;
   };
   /** Runs a sync (or another job) of the connection and polls its job until it ends; its last answer. */
   const sync = async (connectionId: string, pollMs = 50, jobType: 'sync' | 'reset' | 'refresh' = 'sync') => {

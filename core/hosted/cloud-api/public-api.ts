@@ -124,7 +124,7 @@ export function createPublicApi(deps: PublicApiDependencies): PublicApi {
     refuseContainer: (workspaceId, definitionId) => definitionsOfType.refuseContainer(workspaceId, definitionId),
   });
   const oauth = createHostedOAuth({ ...deps, sourceKinds, declarativeTypes, definitions });
-  const publicSources = new PublicSources(sources, surroundings('source_id', sourceDefinitions), oauth.secrets);
+  const publicSources = new PublicSources(sources, surroundings('source_id', sourceDefinitions), oauth.secrets, deps.oauthTokens);
   const publicDestinations = new PublicDestinations(destinations, surroundings('destination_id', destinationDefinitions));
   const declarativeSources = new PublicDeclarativeSources(definitions, declarativeTypes, deps.store, () => sourceKinds.names(), deps.upstreams.egress, {
     tombstonesOfType: (sourceType) => publicSources.tombstonesOfType(sourceType),

@@ -1,4 +1,5 @@
 import type { OAuthSecrets } from '../oauth/oauth-secrets.ts';
+import { credentialKeys, type OAuthTokens } from '../oauth/oauth-tokens.ts';
 import { invalidSecretId } from '../oauth/oauth-secrets.ts';
 import type { OAuthCredentials } from '../../sdk/index.ts';
 import type { PublicSource } from '../types.generated.ts';
@@ -19,8 +20,17 @@ export class PublicSources extends PublicActors<SourceKind, PublicSource> {
     around: ActorSurroundings,
     /** The OAuth secrets `secretId` names; without them, a secretId is unknown. */
     private readonly secrets?: OAuthSecrets,
+    /** Sources' renewed OAuth tokens: which grants are gone. */
+    private readonly tokens?: Pick<OAuthTokens, 'needingReauth' | 'replaced'>,
   ) {
     super(sources, 'check_connection_source', 'source', around);
+  }
+
+  /** The workspace's sources whose OAuth grant is gone (the provider refused a refresh for good): only a reconnect (PATCH with a secretId) helps. */
+  async needingReauthorization(organizationId: string, workspaceId: string): Promise<PublicSource[]> {
+    const found = await this.list(organizationId, { workspaceIds: [workspaceId], limit: 100_000, offset: 0 });
+    const gone = (await this.tokens?.needingReauth(found.items.map((source) => credentialKeys.source(source.sourceId)))) ?? new Set<string>();
+    return found.items.filter((source) => gone.has(credentialKeys.source(source.sourceId)));
   }
 
   /** With `secretId`: the secret's credentials in the configuration (the other fields kept), the secret taken once the source is stored. */
@@ -55,7 +65,10 @@ export class PublicSources extends PublicActors<SourceKind, PublicSource> {
     return this.spend(secretId, { organizationId, workspaceId: source.workspaceId, kind: source.kind }, async (credentials) => {
       const merged = mergeConfiguration(this.actors.masked(source), changes.configuration ?? {});
       const configuration = withCredentials(source.kind, merged, credentials);
-      return this.toPublic(await this.actors.update(organizationId, id, { ...changes, configuration }, 'put'));
+      const updated = this.toPublic(await this.actors.update(organizationId, id, { ...changes, configuration }, 'put'));
+      // Reconnected: the old grant's renewed tokens and its needs_reauth mark go with it.
+      await this.tokens?.replaced(credentialKeys.source(source.id), credentials);
+      return updated;
     });
   }
 
