@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
+import type { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
 import { DriveSandbox } from '../connectors/file-storage/sandbox/index.ts';
 import { createRuntime, type PlugboardRuntime } from '../index.ts';
 import { paginate } from '../core/execution/paginate.ts';
@@ -17,6 +17,7 @@ import { findSyncStream } from '../core/hosted/sync/sync-streams.ts';
 import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target.ts';
 import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { type SyncEngineFixture, startSyncEngine } from './helpers/sync-engine-fixture.ts';
 import { DRIVE_TOKEN } from './helpers/drive-fixture.ts';
 import { asRecord, DESTINATION_TYPES, testDestination, type TestDestination } from './helpers/sync-destinations.ts';
 import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
@@ -51,29 +52,23 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
   let sandbox: SlackSandbox;
   let runtime: PlugboardRuntime;
   let dataDir: string;
-  let driver: SqliteDriver;
   let jobs: SyncJobs;
   let states: SyncStates;
   const workers: SyncWorker[] = [];
   const destinations: TestDestination[] = [];
 
+  let fixture: SyncEngineFixture;
+
   beforeAll(async () => {
-    sandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 40, channels: 6, messagesPerChannel: 30 });
-    runtime = await createRuntime();
-    dataDir = mkdtempSync(join(tmpdir(), 'plugboard-sync-'));
-    driver = new SqliteDriver(dataDir, join(dataDir, 'cloud-api.db'));
-    await migrateSync(driver);
-    jobs = new SyncJobs(driver);
-    states = new SyncStates(driver);
+    fixture = await startSyncEngine({ users: 40, channels: 6, messagesPerChannel: 30 }, 'sync');
+    ({ sandbox, runtime, dataDir, jobs, states } = fixture);
   });
   afterEach(async () => {
     for (const worker of workers.splice(0)) await worker.stop();
   });
   afterAll(async () => {
     for (const destination of destinations) await destination.drop();
-    await driver.close();
-    await sandbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await fixture.close();
   });
 
   let connections = 0;

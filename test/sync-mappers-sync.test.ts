@@ -1,20 +1,16 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
-import { createRuntime, type PlugboardRuntime } from '../index.ts';
+import type { SlackSandbox } from '../connectors/chat/sandbox/index.ts';
+import type { PlugboardRuntime } from '../index.ts';
 import { paginate } from '../core/execution/paginate.ts';
 import { DeploymentUpstreams } from '../core/hosted/deployment-upstreams.ts';
 import { createDestination } from '../core/hosted/sync/destinations/create-destination.ts';
-import { migrateSync } from '../core/hosted/sync/migrate-sync.ts';
-import { type SyncJob, SyncJobs } from '../core/hosted/sync/sync-jobs.ts';
-import { SyncStates } from '../core/hosted/sync/sync-states.ts';
+import type { SyncJob, SyncJobs } from '../core/hosted/sync/sync-jobs.ts';
+import type { SyncStates } from '../core/hosted/sync/sync-states.ts';
 import type { SelectedStream, SyncTarget } from '../core/hosted/sync/sync-target.ts';
 import { SyncWorker } from '../core/hosted/sync/sync-worker.ts';
-import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
+import { type SyncEngineFixture, startSyncEngine } from './helpers/sync-engine-fixture.ts';
 import { DESTINATION_TYPES, testDestination } from './helpers/sync-destinations.ts';
 import { rsaDecrypt } from './helpers/rsa-decrypt.ts';
 
@@ -67,23 +63,17 @@ describe.each(DESTINATION_TYPES)('a sync with selected fields and mappers into %
   let sandbox: SlackSandbox;
   let runtime: PlugboardRuntime;
   let dataDir: string;
-  let driver: SqliteDriver;
   let jobs: SyncJobs;
   let states: SyncStates;
 
+  let fixture: SyncEngineFixture | undefined;
+
   beforeAll(async () => {
-    sandbox = await SlackSandbox.start({ token: CHAT_TOKEN, users: 30, channels: 4, messagesPerChannel: 12 });
-    runtime = await createRuntime();
-    dataDir = mkdtempSync(join(tmpdir(), 'plugboard-mappers-'));
-    driver = new SqliteDriver(dataDir, join(dataDir, 'cloud-api.db'));
-    await migrateSync(driver);
-    jobs = new SyncJobs(driver);
-    states = new SyncStates(driver);
+    fixture = await startSyncEngine({ users: 30, channels: 4, messagesPerChannel: 12 }, 'mappers');
+    ({ sandbox, runtime, dataDir, jobs, states } = fixture);
   });
   afterAll(async () => {
-    await driver?.close();
-    await sandbox?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   async function runJob(target: SyncTarget): Promise<SyncJob> {
