@@ -3,6 +3,7 @@ import type { PublicPermissionList } from '../core/hosted/types.generated.ts';
 import { call, session, signedOut } from './api.ts';
 import { html } from './html.ts';
 import { PermissionsContext } from './permissions.ts';
+import { useFinishedReconnect } from './reconnect.ts';
 import { href, useRoute } from './route.ts';
 import { SignIn } from './sign-in.ts';
 import { Loading } from './states.ts';
@@ -46,8 +47,14 @@ export function App() {
       <span class="who">Signed in as <code>${current.client_id}</code></span>
       <button type="button" class="secondary" onClick=${signOut}>Sign out</button>
     </header>
-    <main id="content"><${View} /></main>
+    <main id="content"><${Notice} /><${View} /></main>
   <//>`;
+}
+
+/** What came back from a provider's consent page, said once at the top of the view. */
+function Notice() {
+  const message = useFinishedReconnect();
+  return message ? html`<p class="notice" role="status">${message}</p>` : null;
 }
 
 function View() {

@@ -25,6 +25,9 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return html`<p class="empty">${children}</p>`;
 }
 
+/** Statuses whose words differ from their code. */
+const STATUS_WORDS: Record<string, string> = { 'needs-reauthorization': 'needs re-authorization' };
+
 export function StatusBadge({ status }: { status: string }) {
-  return html`<span class=${`badge badge-${status}`}>${status.replaceAll('_', ' ')}</span>`;
+  return html`<span class=${`badge badge-${status}`}>${STATUS_WORDS[status] ?? status.replaceAll('_', ' ')}</span>`;
 }

@@ -8,6 +8,7 @@ import { AddPanel } from './add-panel.ts';
 import { ConnectionForm } from './connection-form.ts';
 import { ConnectionRow } from './connection-row.ts';
 import { DestinationForm } from './destination-form.ts';
+import { SourceCard } from './source-card.ts';
 import { SourceForm } from './source-form.ts';
 
 const EVERY_MS = 10_000;
@@ -19,6 +20,8 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   const sources = usePoll<PublicSourceList>(`/v1/sources?${scope}`, EVERY_MS);
   const destinations = usePoll<PublicDestinationList>(`/v1/destinations?${scope}`, EVERY_MS);
   const connections = usePoll<PublicConnectionList>(`/v1/connections?${scope}`, EVERY_MS);
+  const reauthorize = usePoll<PublicSourceList>(`/v1/workspaces/${workspaceId}/sources_needing_reauthorization`, EVERY_MS);
+  const needing = new Set(reauthorize.data?.data.map((source) => source.sourceId));
   const canEdit = useCan('edit', workspaceId);
   const nameOf = (id: string, list: Array<{ name: string } & Record<string, unknown>> | undefined, key: string) =>
     list?.find((item) => item[key] === id)?.name ?? id;
@@ -33,7 +36,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
       ${sources.data?.data.length === 0 && html`<${Empty}>No source yet: create one to read a connector's data.<//>`}
       <ul class="cards">
         ${sources.data?.data.map(
-          (source) => html`<li key=${source.sourceId}><strong>${source.name}</strong> <span class="muted">${source.sourceType}</span></li>`,
+          (source) => html`<${SourceCard} key=${source.sourceId} source=${source} needsReauthorization=${needing.has(source.sourceId)} />`,
         )}
       </ul>
     </section>
