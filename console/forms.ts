@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from './api.ts';
+import { ApiError, call } from './api.ts';
 import { html } from './html.ts';
 
 /**
@@ -42,4 +42,10 @@ export function Field({ id, label, hint, children }: { id: string; label: string
     ${hint && html`<p class="hint" id=${`${id}-hint`}>${hint}</p>`}
     ${children}
   </div>`;
+}
+
+/** Creates a source or a destination from its form: the name, and the JSON configuration with the type set. */
+export async function createActor(noun: 'source' | 'destination', workspaceId: string, fields: FormData, type: string): Promise<void> {
+  const configuration = { ...parseJsonField(fields, 'configuration', 'Configuration'), [`${noun}Type`]: type };
+  await call('POST', `/v1/${noun}s`, { name: String(fields.get('name')), workspaceId, configuration });
 }

@@ -2,20 +2,13 @@ import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { checkAllowedOrigin } from '../core/hosted/allowed-origin.ts';
 import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import { pagePolicy } from './page-policy.ts';
 import { WIDGET_ASSETS_PATH, widgetAssets } from './widget-assets.ts';
 import { registerWidgetIcons } from './routes/widget-icons.ts';
 import { registerWidgetOAuthPages } from './routes/widget-oauth-pages.ts';
 
 /** What the widget page may load and do: its own files and API, nothing inline, nothing elsewhere. */
-const PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+const PAGE_POLICY = pagePolicy("form-action 'none'");
 
 /**
  * The embedded widget's page (the widgetUrl of a widget token), its compiled files, and the host

@@ -1,5 +1,4 @@
-import { call } from '../api.ts';
-import { Field, parseJsonField, useSubmit } from '../forms.ts';
+import { createActor, Field, useSubmit } from '../forms.ts';
 import { html } from '../html.ts';
 import { ErrorNote } from '../states.ts';
 
@@ -8,8 +7,7 @@ const TYPES = ['sqlite', 'duckdb', 'postgres'];
 /** A new destination of the workspace: name, type, and the type's fields as JSON. */
 export function DestinationForm({ workspaceId, onDone }: { workspaceId: string; onDone: () => void }) {
   const { busy, error, onSubmit } = useSubmit(async (fields) => {
-    const configuration = { ...parseJsonField(fields, 'configuration', 'Configuration'), destinationType: String(fields.get('type')) };
-    await call('POST', '/v1/destinations', { name: String(fields.get('name')), workspaceId, configuration });
+    await createActor('destination', workspaceId, fields, String(fields.get('type')));
     onDone();
   });
   return html`<form class="panel" onSubmit=${onSubmit} aria-labelledby="new-destination-heading">

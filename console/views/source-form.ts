@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call } from '../api.ts';
-import { Field, parseJsonField, useSubmit } from '../forms.ts';
+import { createActor, Field, useSubmit } from '../forms.ts';
 import { html } from '../html.ts';
 import { ErrorNote } from '../states.ts';
 
@@ -21,8 +20,7 @@ const TEMPLATES: Record<string, object> = {
 export function SourceForm({ workspaceId, onDone }: { workspaceId: string; onDone: () => void }) {
   const [type, setType] = useState('slack');
   const { busy, error, onSubmit } = useSubmit(async (fields) => {
-    const configuration = { ...parseJsonField(fields, 'configuration', 'Configuration'), sourceType: type };
-    await call('POST', '/v1/sources', { name: String(fields.get('name')), workspaceId, configuration });
+    await createActor('source', workspaceId, fields, type);
     onDone();
   });
   return html`<form class="panel" onSubmit=${onSubmit} aria-labelledby="new-source-heading">

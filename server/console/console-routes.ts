@@ -7,20 +7,12 @@ import { compileTyped } from '../../core/hosted/typed-schema.ts';
 import { type ApplicationTokenRequest, SERVER_SCHEMAS } from '../../core/hosted/types.generated.ts';
 import { createAjv } from '../../core/schema/ajv.ts';
 import { toValidationIssues } from '../../core/schema/validation-issues.ts';
+import { pagePolicy } from '../page-policy.ts';
 import { CONSOLE_ASSETS_PATH, consoleAssets } from './console-assets.ts';
 import { clearSessionCookies, csrfMatches, sameOrigin, SESSION_COOKIE, setCsrfCookie, setSessionCookie } from './session-cookies.ts';
 
 /** The console page loads its own files and calls its own origin; nothing inline, no frames, no forms posted elsewhere. */
-export const CONSOLE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_POLICY = pagePolicy("form-action 'self'", "frame-ancestors 'none'");
 
 /**
  * `/console`: the page and its files; `/console/session`: sign in (application credentials for a
