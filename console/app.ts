@@ -7,6 +7,7 @@ import { useFinishedReconnect } from './reconnect.ts';
 import { href, useRoute } from './route.ts';
 import { SignIn } from './sign-in.ts';
 import { Loading } from './states.ts';
+import { ConnectionPage } from './views/connection-page.ts';
 import { JobPage } from './views/job-page.ts';
 import { JobList } from './views/job-list.ts';
 import { Organization } from './views/organization.ts';
@@ -61,6 +62,7 @@ function View() {
   const [section, id, part] = useRoute();
   if (section === 'workspaces' && id && part === 'search') return html`<${SearchPlayground} workspaceId=${id} />`;
   if (section === 'workspaces' && id) return html`<${WorkspacePage} workspaceId=${id} />`;
+  if (section === 'connections' && id) return html`<${ConnectionPage} connectionId=${id} />`;
   if (section === 'jobs' && id) return html`<${JobPage} jobId=${id} />`;
   if (section === 'jobs') return html`<${JobList} />`;
   return html`<${Organization} />`;

@@ -84,18 +84,18 @@ describe.skipIf(!browserAvailable())('console syncs in a browser', { timeout: 12
     const bar = page.locator('#progress-bar');
     expect(Number(await bar.getAttribute('value'))).toBe(Number(await bar.getAttribute('max')));
 
-    const points = Number(await page.locator('.chart-box').getAttribute('data-points'));
+    const points = Number(await page.locator('#throughput .chart-box').getAttribute('data-points'));
     expect(points).toBeGreaterThanOrEqual(3);
     // Drawn, not just laid out: the canvas holds coloured pixels of the series.
-    const painted = await page.locator('.chart-box canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const painted = await page.locator('#throughput .chart-box canvas').evaluate((canvas: HTMLCanvasElement) => {
       const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
       let coloured = 0;
       for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3]! > 0 && (pixels[i] !== pixels[i + 1] || pixels[i + 1] !== pixels[i + 2])) coloured++;
       return coloured;
     });
     expect(painted).toBeGreaterThan(100);
-    await page.getByText('Samples as a table').click();
-    const rates = await page.locator('.chart tbody tr td:nth-child(3)').allTextContents();
+    await page.getByText('Throughput over the run: the values as a table').click();
+    const rates = await page.locator('#throughput details tbody tr td:nth-child(2)').allTextContents();
     expect(rates.length).toBe(points);
     expect(rates.some((rate) => Number(rate) > 0)).toBe(true);
 
@@ -105,8 +105,19 @@ describe.skipIf(!browserAvailable())('console syncs in a browser', { timeout: 12
     await consoleScreenshot(page, 'job-finished');
   });
 
-  it('disables the connection', async () => {
+  it("plots the connection's history: duration and records per run", async () => {
     await page.goBack();
+    await page.getByRole('link', { name: 'Slack to tables' }).click();
+    await page.getByRole('heading', { name: 'Slack to tables', level: 1 }).waitFor();
+    await expect.poll(() => page.locator('#history .chart-box').getAttribute('data-points')).toBe('2');
+    await page.getByText('Duration and records per run: the values as a table').click();
+    const records = await page.locator('#history details tbody tr td:nth-child(3)').allTextContents();
+    expect(records).toHaveLength(2);
+    expect(records.every((value) => Number(value) > 0)).toBe(true);
+    await consoleScreenshot(page, 'connection-history');
+  });
+
+  it('disables the connection', async () => {
     await page.getByRole('button', { name: 'Disable Slack to tables' }).click();
     await page.getByRole('button', { name: 'Enable Slack to tables' }).waitFor();
     const connection = JSON.parse((await fx.http.get(`v1/connections?workspaceIds=${workspaceId}`, { headers: bearer(await fx.operatorToken()) })).body)
