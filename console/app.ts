@@ -8,6 +8,7 @@ import { href, useRoute } from './route.ts';
 import { SignIn } from './sign-in.ts';
 import { Loading } from './states.ts';
 import { ConnectionPage } from './views/connection-page.ts';
+import { EndUsers } from './views/end-users.ts';
 import { JobPage } from './views/job-page.ts';
 import { JobList } from './views/job-list.ts';
 import { Organization } from './views/organization.ts';
@@ -60,6 +61,7 @@ function Notice() {
 
 function View() {
   const [section, id, part] = useRoute();
+  if (section === 'workspaces' && id && part === 'end-users') return html`<${EndUsers} workspaceId=${id} />`;
   if (section === 'workspaces' && id && part === 'search') return html`<${SearchPlayground} workspaceId=${id} />`;
   if (section === 'workspaces' && id) return html`<${WorkspacePage} workspaceId=${id} />`;
   if (section === 'connections' && id) return html`<${ConnectionPage} connectionId=${id} />`;

@@ -27,7 +27,10 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
     list?.find((item) => item[key] === id)?.name ?? id;
   return html`<h1 tabindex="-1">${workspace.data?.name ?? 'Workspace'}</h1>
     <${ErrorNote} error=${workspace.error} />
-    <nav aria-label="Workspace" class="actions"><a href=${href('workspaces', workspaceId, 'search')}>Search playground</a></nav>
+    <nav aria-label="Workspace" class="actions">
+      <a href=${href('workspaces', workspaceId, 'end-users')}>End users</a>
+      <a href=${href('workspaces', workspaceId, 'search')}>Search playground</a>
+    </nav>
     <section aria-labelledby="sources-heading">
       <h2 id="sources-heading">Sources</h2>
       ${canEdit && html`<${AddPanel} label="Add a source" onAdded=${sources.reload}>${(done: () => void) => html`<${SourceForm} workspaceId=${workspaceId} onDone=${done} />`}<//>`}

@@ -68,4 +68,17 @@ describe.skipIf(!browserAvailable())('console search in a browser', { timeout: 9
     expect(await page.locator('.hits > li strong').allTextContents()).toEqual(firstPage);
     expect(violations).toEqual([]);
   });
+
+  it('lists the end users, their sources, replication status and counts per entity', async () => {
+    await page.getByRole('link', { name: 'Workspaces' }).click();
+    await page.getByRole('link', { name: 'end-user-1' }).click();
+    await page.getByRole('link', { name: 'End users' }).click();
+    await page.getByRole('heading', { name: 'end-user-1', level: 2 }).waitFor();
+    const users = page.getByRole('row', { name: /^users / });
+    await users.waitFor();
+    expect(await users.getByRole('cell').first().textContent()).toBe(String(fx.chatSandbox.data.users.length));
+    expect(await page.getByText('Replication:').textContent()).toContain('ready');
+    await consoleScreenshot(page, 'end-users');
+    expect(violations).toEqual([]);
+  });
 });
