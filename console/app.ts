@@ -13,6 +13,7 @@ import { JobPage } from './views/job-page.ts';
 import { JobList } from './views/job-list.ts';
 import { Organization } from './views/organization.ts';
 import { SearchPlayground } from './views/search-playground.ts';
+import { Settings } from './views/settings.ts';
 import { WorkspacePage } from './views/workspace-page.ts';
 
 type Session = { client_id: string; organization_id: string; permissions: PublicPermissionList['data'] };
@@ -45,11 +46,12 @@ export function App() {
       <nav aria-label="Main">
         <a href=${href()}>Workspaces</a>
         <a href=${href('jobs')}>Jobs</a>
+        <a href=${href('settings')}>Settings</a>
       </nav>
       <span class="who">Signed in as <code>${current.client_id}</code></span>
       <button type="button" class="secondary" onClick=${signOut}>Sign out</button>
     </header>
-    <main id="content"><${Notice} /><${View} /></main>
+    <main id="content"><${Notice} /><${View} organizationId=${current.organization_id} /></main>
   <//>`;
 }
 
@@ -59,8 +61,9 @@ function Notice() {
   return message ? html`<p class="notice" role="status">${message}</p>` : null;
 }
 
-function View() {
+function View({ organizationId }: { organizationId: string }) {
   const [section, id, part] = useRoute();
+  if (section === 'settings') return html`<${Settings} organizationId=${organizationId} />`;
   if (section === 'workspaces' && id && part === 'end-users') return html`<${EndUsers} workspaceId=${id} />`;
   if (section === 'workspaces' && id && part === 'search') return html`<${SearchPlayground} workspaceId=${id} />`;
   if (section === 'workspaces' && id) return html`<${WorkspacePage} workspaceId=${id} />`;

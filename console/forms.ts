@@ -4,17 +4,20 @@ import { html } from './html.ts';
 
 /**
  * A form's submission: busy while it runs, its failure kept to show beside the form (a 422's issues
- * each named by their field), the form left as typed so the user can correct it.
+ * each named by their field), the form left as typed so the user can correct it, emptied once it succeeded.
  */
 export function useSubmit(action: (fields: FormData) => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const onSubmit = async (event: Event) => {
     event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
     setBusy(true);
     setError(undefined);
     try {
-      await action(new FormData(event.currentTarget as HTMLFormElement));
+      await action(new FormData(form));
+      // Done: nothing typed (a client secret least of all) stays in the form.
+      form.reset();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure : new ApiError(0, (failure as Error).message));
     } finally {

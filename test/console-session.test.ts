@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
-import { setCookies, signInToConsole, type ConsoleSession } from './helpers/console-session.ts';
+import { setCookies, signInToConsole, workspaceReader, type ConsoleSession } from './helpers/console-session.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 
 /**
@@ -117,12 +117,8 @@ describe.each(BACKENDS)('console session (%s)', (backend) => {
   it("keeps the API's permissions: a workspace reader's session reads and changes nothing", async () => {
     const admin = await fx.operatorToken();
     const workspaceId = JSON.parse((await fx.http.post('v1/workspaces', { headers: bearer(admin), json: { name: 'readers' } })).body).workspaceId;
-    const credentials = await fx.server.hosted.applications.create('local');
-    const userId = (await fx.server.hosted.store.findApplicationByClientId(credentials.client_id))!.id;
-    const own = JSON.parse((await fx.http.get(`v1/permissions?userId=${userId}`, { headers: bearer(admin) })).body).data[0];
-    await fx.http.post('v1/permissions', { headers: bearer(admin), json: { permissionType: 'workspace_reader', userId, workspaceId } });
-    await fx.http.delete(`v1/permissions/${own.permissionId}`, { headers: bearer(admin) });
-    const reader = await signInToConsole(fx.http, credentials.client_id, credentials.client_secret, origin);
+    const { clientId, clientSecret } = await workspaceReader(fx, workspaceId);
+    const reader = await signInToConsole(fx.http, clientId, clientSecret, origin);
     expect((await api(reader, 'GET', `v1/workspaces/${workspaceId}`)).statusCode).toBe(200);
     const source = { name: 'chat', workspaceId, configuration: { sourceType: 'chat', credentials: { token: CHAT_TOKEN } } };
     const refused = await api(reader, 'POST', 'v1/sources', { json: source, headers: { 'x-csrf-token': reader.csrf, origin } });

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { browserAvailable, freePort, launchBrowser } from '../helpers/browser.ts';
 import { CHAT_TOKEN } from '../helpers/chat-fixture.ts';
 import { consoleScreenshot, openConsole } from '../helpers/console-browser.ts';
+import { workspaceReader } from '../helpers/console-session.ts';
 import { bearer, startHostedFixture, type HostedFixture } from '../helpers/hosted-fixture.ts';
 
 /** The console in headless Chromium: signing in and out, and what a workspace reader is offered. */
@@ -30,12 +31,7 @@ describe.skipIf(!browserAvailable())('console sessions in a browser', { timeout:
     const streams = { streams: [{ name: 'users', syncMode: 'full_refresh_overwrite' }] };
     await post('v1/connections', { sourceId, destinationId, name: 'Chat to tables', configurations: streams, status: 'active' });
 
-    const credentials = await fx.server.hosted.applications.create('local');
-    const userId = (await fx.server.hosted.store.findApplicationByClientId(credentials.client_id))!.id;
-    const own = JSON.parse((await fx.http.get(`v1/permissions?userId=${userId}`, { headers: bearer(admin) })).body).data[0];
-    await post('v1/permissions', { permissionType: 'workspace_reader', userId, workspaceId });
-    await fx.http.delete(`v1/permissions/${own.permissionId}`, { headers: bearer(admin) });
-    Object.assign(reader, { clientId: credentials.client_id, clientSecret: credentials.client_secret });
+    Object.assign(reader, await workspaceReader(fx, workspaceId));
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, freePort, launchBrowser } from '../helpers/browser.ts';
+import { consoleScreenshot, openConsole } from '../helpers/console-browser.ts';
+import { workspaceReader } from '../helpers/console-session.ts';
+import { bearer, startHostedFixture, type HostedFixture } from '../helpers/hosted-fixture.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+/** The console's settings in Chromium: an OAuth app registered, the webhook set and tested with its delivery log, a permission changed. */
+describe.skipIf(!browserAvailable())('console settings in a browser', { timeout: 90_000 }, () => {
+  let fx: HostedFixture;
+  let browser: Browser;
+  let serverUrl: string;
+  let receiver: WebhookReceiver;
+  let reader: Awaited<ReturnType<typeof workspaceReader>>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    serverUrl = `http://127.0.0.1:${port}`;
+    fx = await startHostedFixture('sqlite', { port, config: { publicUrl: serverUrl } });
+    receiver = await WebhookReceiver.start();
+    const response = await fx.http.post('v1/workspaces', { headers: bearer(await fx.operatorToken()), json: { name: 'Support' } });
+    reader = await workspaceReader(fx, JSON.parse(response.body).workspaceId);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await fx?.close();
+  });
+
+  it('registers an OAuth app, sets and tests the webhook, and changes a permission', async () => {
+    const { page, violations } = await openConsole(browser, serverUrl, fx);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+
+    await page.getByLabel('Source type', { exact: true }).fill('slack');
+    await page.getByLabel('Client id').fill('console-app');
+    await page.getByLabel('Client secret').fill('console-app-secret');
+    await page.getByRole('button', { name: 'Register OAuth app' }).click();
+    await page.getByText('The OAuth app for slack is registered.').waitFor();
+    expect(await page.content()).not.toContain('console-app-secret');
+
+    await page.getByText('No webhook yet').waitFor();
+    await page.getByLabel('Webhook URL').fill(receiver.url('/hook'));
+    await page.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText(/Events go to/).waitFor();
+    await page.getByRole('button', { name: 'Send a test message' }).click();
+    await receiver.waitFor('/hook');
+    const row = page.getByRole('row', { name: /webhook\.test/ });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('delivered');
+
+    const permission = page.getByRole('combobox', { name: /^Permission of .* in workspace/ });
+    expect(await permission.inputValue()).toBe('workspace_reader');
+    await permission.selectOption('workspace_runner');
+    await expect
+      .poll(
+        async () =>
+          JSON.parse((await fx.http.get(`v1/permissions?userId=${reader.userId}`, { headers: bearer(await fx.operatorToken()) })).body).data[0].permissionType,
+      )
+      .toBe('workspace_runner');
+    await consoleScreenshot(page, 'settings');
+    expect(violations).toEqual([]);
+  });
+
+  it('shows a reader the settings without their change controls', async () => {
+    const { page } = await openConsole(browser, serverUrl, reader);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByText('Only an organization administrator registers them.').waitFor();
+    for (const name of [/Register/, /Delete/, /Save webhook/, /Send a test/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
+    expect(await page.getByRole('combobox').count()).toBe(0);
+    await consoleScreenshot(page, 'settings-reader');
+  });
+});
