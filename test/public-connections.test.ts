@@ -293,6 +293,8 @@ describe.each(BACKENDS)('public cloud API destinations and connections on %s', (
     });
     expect([keyed.status, keyed.body.issues?.[0]?.type]).toEqual([400, 'value_error.mapper_primary_key']);
     expect(keyed.body.detail).toContain('primary key');
+    // Gone before the tests that check every listed connection against api_sdk.yaml, which admits no hashing mapper.
+    expect((await fx.http(`v1/connections/${id}`, { method: 'DELETE', headers: bearer(token) })).statusCode).toBe(204);
   });
 
   it('pages connections and narrows them to workspaces', async () => {
