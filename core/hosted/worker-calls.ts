@@ -107,7 +107,8 @@ function failAll<Result>(thread: Thread<Result>, error: Error): void {
 /** In a worker thread: answers each call `WorkerCalls` sends with what `handle` resolves to, or its failure's message. */
 export function serveCalls<Call>(handle: (call: Call) => Promise<unknown>): void {
   parentPort!.on('message', ({ seq, call }: { seq: number; call: Call }) => {
-    handle(call).then(
+    // A handler that throws before its first await fails its call, not the thread.
+    new Promise((resolve) => resolve(handle(call))).then(
       (value) => parentPort!.postMessage({ seq, ...(value === undefined ? {} : { value }) } satisfies WorkerReply),
       (error: unknown) => parentPort!.postMessage({ seq, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
     );

@@ -12,6 +12,7 @@ import { openClient, type PostgresReach } from './postgres-client.ts';
 import { connectPostgres, type PostgresSettings } from './postgres-connection.ts';
 import { POSTGRES_DIALECT } from './postgres-dialect.ts';
 import { PostgresSession } from './postgres-session.ts';
+import { CopyTextWriter } from './copy-text.ts';
 import { encodeRows } from './row-encoding.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { serveCalls } from '../../worker-calls.ts';
@@ -33,15 +34,21 @@ const session = new PostgresSession({
   connect: () => connectPostgres(settings, (ssl) => openClient(settings, ssl, reach)),
 });
 const queue = new SerialQueue();
+const copyText = new CopyTextWriter();
 
-async function handle(call: LoaderCall): Promise<undefined> {
-  if (call.op === 'close') {
-    await session.close();
-    return;
-  }
-  const rows = encodeRows(call.table, readJsonBatch(call.batch), call.context, POSTGRES_DIALECT);
-  if (rows.length > 0) await session.insert(call.target.qualified, call.target.columns, rows, call.target.conflict);
-  return;
+/**
+ * Each batch is encoded as its call arrives, and queued to be sent: the thread encodes the next
+ * batch while the server takes the one before (sending and waiting for COPY's answer one batch at a
+ * time left both idle half the time).
+ */
+function handle(call: LoaderCall): Promise<void> {
+  if (call.op === 'close') return queue.run(() => session.close());
+  const { target, table, context, batch } = call;
+  const rows = encodeRows(table, readJsonBatch(batch), context, POSTGRES_DIALECT);
+  if (rows.length === 0) return Promise.resolve();
+  // Its own copy: the writer's buffer serves the next batch while this one waits its turn.
+  const data = Buffer.from(copyText.write(rows));
+  return queue.run(() => session.insertCopyText(target.qualified, target.columns, data, target.conflict));
 }
 
-serveCalls<LoaderCall>((call) => queue.run(() => handle(call)));
+serveCalls<LoaderCall>(handle);

@@ -30,8 +30,12 @@ export class PostgresSession extends RunnerSession<CopyRunner> {
   /** Inserts run one at a time (SessionDestination's queue), so one buffer serves them all. */
   private readonly copyText = new CopyTextWriter();
 
-  async insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void> {
-    const data = this.copyText.write(rows);
+  insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void> {
+    return this.insertCopyText(qualified, columns, this.copyText.write(rows), conflict);
+  }
+
+  /** Rows already in COPY's text format (copy-text.ts): the loader thread encodes a batch while the one before is sent. */
+  async insertCopyText(qualified: string, columns: SqlColumn[], data: Buffer, conflict: string): Promise<void> {
     const names = columns.map((column) => quoteIdentifier(column.name)).join(', ');
     if (conflict === '' || !this.upserting.has(qualified)) {
       try {
