@@ -1,4 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateSync } from '../core/hosted/sync/migrate-sync.ts';
+import { SAMPLED_JOBS_KEPT, SyncJobs } from '../core/hosted/sync/sync-jobs.ts';
+import { SqliteDriver } from '../core/stores/sqlite-driver.ts';
 import { slackSourceConfiguration } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { plainPublicApi } from './helpers/public-api-calls.ts';
@@ -56,5 +62,32 @@ describe.each(BACKENDS)('job progress (%s)', (backend) => {
     const token = (await fx.http.post('v1/applications/token', { json: other }).json<{ access_token: string }>()).access_token;
     const { data } = await api.call('get', 'v1/jobs');
     expect((await fx.http.get(`v1/jobs/${data[0].jobId}/progress`, { headers: bearer(token) })).statusCode).toBe(404);
+  });
+});
+
+describe('progress samples kept', () => {
+  it("keeps the samples of each connection's newest jobs only", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-samples-'));
+    const driver = new SqliteDriver(dataDir, join(dataDir, 'jobs.db'));
+    try {
+      await migrateSync(driver);
+      const jobs = new SyncJobs(driver);
+      const ids: number[] = [];
+      for (let run = 0; run < SAMPLED_JOBS_KEPT + 2; run++) {
+        const job = await jobs.create('connection', 'workspace', 'sync');
+        await jobs.recordProgress(job.id, 1, 10, 100);
+        await driver.run("UPDATE sync_jobs SET status = 'succeeded' WHERE id = ?", [job.id]);
+        ids.push(job.id);
+      }
+      // Another connection's samples are its own business.
+      const other = await jobs.create('other', 'workspace', 'sync');
+      await jobs.recordProgress(other.id, 1, 10, 100);
+      const sampled = await Promise.all(ids.map(async (id) => (await jobs.progressSamples(id)).length));
+      expect(sampled).toEqual([0, 0, ...Array(SAMPLED_JOBS_KEPT).fill(1)]);
+      expect(await jobs.progressSamples(other.id)).toHaveLength(1);
+    } finally {
+      await driver.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

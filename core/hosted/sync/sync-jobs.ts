@@ -3,6 +3,10 @@ import { isUniqueViolation, type SqlDriver, type SqlValue } from '../../stores/s
 
 export const JOB_STATUSES = ['pending', 'running', 'incomplete', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Jobs per connection whose progress samples are kept. */
+export const SAMPLED_JOBS_KEPT = 20;
+
 /** `refresh`: every selected stream read from its start and swapped in whole. */
 export type JobType = 'sync' | 'reset' | 'refresh';
 
@@ -95,6 +99,7 @@ export class SyncJobs {
          VALUES (?, ?, ?, 'pending', ?, ?, ?) RETURNING id`,
         [connectionId, workspaceId, jobType, now, now, now],
       );
+      await this.pruneProgressSamples(connectionId);
       return (await this.get(Number(row!.id)))!;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -238,6 +243,19 @@ export class SyncJobs {
     await this.db.run(
       'INSERT INTO sync_progress_samples (job_id, at, rows_synced, bytes_synced) SELECT id, ?, rows_synced, bytes_synced FROM sync_jobs WHERE id = ?',
       [now, id],
+    );
+  }
+
+  /**
+   * Keeps the progress samples of the connection's newest jobs only (a sample a second while a job
+   * runs): what a run is compared with is the runs just before it.
+   */
+  private async pruneProgressSamples(connectionId: string): Promise<void> {
+    await this.db.run(
+      `DELETE FROM sync_progress_samples WHERE job_id IN (
+         SELECT id FROM sync_jobs WHERE connection_id = ? AND id < (
+           SELECT min(id) FROM (SELECT id FROM sync_jobs WHERE connection_id = ? ORDER BY id DESC LIMIT ${SAMPLED_JOBS_KEPT}) newest))`,
+      [connectionId, connectionId],
     );
   }
 
