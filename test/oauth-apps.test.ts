@@ -107,6 +107,38 @@ describe.each(BACKENDS)('OAuth apps on %s', (backend) => {
     expect(await clientOf(workspaceB, 'google-drive')).toBe('org-files');
   });
 
+  it("lists the apps, a workspace's own then its organization's, with client ids and never a secret", async () => {
+    const list = async (path: string, prefix = 'v1') => {
+      const response = await fx.http.get(`${prefix}${path}`, { headers: bearer(token) });
+      expect(response.statusCode, path).toBe(200);
+      for (const secret of SECRETS) expect(response.body.includes(secret), secret).toBe(false);
+      expect(response.body).not.toMatch(/secret/i);
+      return JSON.parse(response.body).data as Array<Record<string, string>>;
+    };
+    const brief = (apps: Array<Record<string, string>>) => apps.map((app) => [app.owner, app.name, app.clientId]);
+    const mine = await list(`/workspaces/${workspaceA}/oauthCredentials`);
+    expect(brief(mine)).toEqual([
+      ['workspace', 'chat', 'a-chat'],
+      ['workspace', 'slack', 'a-slack-2'],
+      ['organization', 'file-storage', 'org-files'],
+      ['organization', 'slack', 'org-slack'],
+    ]);
+    expect(mine[0]).toEqual({ owner: 'workspace', ownerId: workspaceA, actorType: 'source', name: 'chat', clientId: 'a-chat', updatedAt: expect.any(String) });
+    expect(brief(await list(`/workspaces/${workspaceB}/oauthCredentials`, 'api/public/v1'))).toEqual([
+      ['organization', 'file-storage', 'org-files'],
+      ['organization', 'slack', 'org-slack'],
+    ]);
+    expect((await list(`/organizations/${organizationId}/oauthCredentials`)).map((app) => [app.owner, app.ownerId, app.name])).toEqual([
+      ['organization', organizationId, 'file-storage'],
+      ['organization', organizationId, 'slack'],
+    ]);
+    expect(brief(await list(`/organizations/${organizationId}/oauthCredentials`, 'api/public/v1'))).toHaveLength(2);
+    // Another organization's token reads none of them.
+    const other = await otherOrganizationToken();
+    expect((await fx.http.get(`v1/workspaces/${workspaceA}/oauthCredentials`, { headers: bearer(other) })).statusCode).toBe(404);
+    expect((await fx.http.get(`v1/organizations/${organizationId}/oauthCredentials`, { headers: bearer(other) })).statusCode).toBe(403);
+  });
+
   it('deletes an app: the next in line serves, a second delete is a 404', async () => {
     expect((await remove('workspaces', workspaceA, 'slack')).status).toBe(204);
     expect(await clientOf(workspaceA, 'slack')).toBe('a-chat');
@@ -209,7 +241,7 @@ describe.each(BACKENDS)('OAuth apps on %s', (backend) => {
     expect([...new Set(answers.map((answer) => conformance.problemWith(answer)).filter(Boolean))]).toEqual([]);
     const succeeded = new Set(answers.filter((answer) => answer.status < 300).map((answer) => conformance.operationOf(answer)));
     const own = conformance.operationKeys({ tagged: 'OAuth' }).filter((key) => key.includes('/oauthCredentials'));
-    expect(own).toHaveLength(8);
+    expect(own).toHaveLength(12);
     expect(own.filter((key) => !succeeded.has(key))).toEqual([]);
   });
 });

@@ -239,6 +239,8 @@ describe.each(BACKENDS)('permissions of each role on each route family on %s', (
       () => 'api/v1/organizations/get_organization_info',
       () => ({ organizationId: ids.organization }),
     ),
+    call('OAuth credentials', 'A', 'admin', 'GET', () => `v1/workspaces/${ids.workspaceA}/oauthCredentials`),
+    call('OAuth credentials', 'org', 'admin', 'GET', () => `v1/organizations/${ids.organization}/oauthCredentials`),
     call(
       'OAuth credentials',
       'A',

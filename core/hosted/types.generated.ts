@@ -93,6 +93,7 @@ import publicJobSchema from '../../schemas/server/public-job.json' with { type: 
 import publicListQuerySchema from '../../schemas/server/public-list-query.json' with { type: 'json' };
 import publicNotificationSchema from '../../schemas/server/public-notification.json' with { type: 'json' };
 import publicNotificationsSchema from '../../schemas/server/public-notifications.json' with { type: 'json' };
+import publicOauthAppListSchema from '../../schemas/server/public-oauth-app-list.json' with { type: 'json' };
 import publicOauthCredentialsRequestSchema from '../../schemas/server/public-oauth-credentials-request.json' with { type: 'json' };
 import publicOrganizationListSchema from '../../schemas/server/public-organization-list.json' with { type: 'json' };
 import publicOrganizationSchema from '../../schemas/server/public-organization.json' with { type: 'json' };
@@ -385,6 +386,7 @@ export interface ServerSchemas {
   "public-list-query.json": PublicListQuery;
   "public-notification.json": PublicNotification;
   "public-notifications.json": PublicNotifications;
+  "public-oauth-app-list.json": PublicOAuthAppList;
   "public-oauth-credentials-request.json": PublicOAuthCredentialsRequest;
   "public-organization-list.json": PublicOrganizationList;
   "public-organization.json": PublicOrganization;
@@ -2816,6 +2818,38 @@ export interface PublicNotifications {
   syncDisabledWarning?: PublicNotification;
 }
 /**
+ * The OAuth apps registered for a workspace (its own, then its organization's, which serve its consents when it has none of the type) or for an organization: who registered each, for which source type, its client id. Client secrets are never answered.
+ */
+export interface PublicOAuthAppList {
+  data: PublicOAuthApp[];
+}
+export interface PublicOAuthApp {
+  /**
+   * Who registered the app
+   */
+  owner: "workspace" | "organization";
+  /**
+   * The workspace's or organization's id
+   */
+  ownerId: string;
+  /**
+   * Plugboard runs OAuth flows for sources only
+   */
+  actorType: "source";
+  /**
+   * The source type it was registered under (slack, google-drive, chat, file-storage, a plugin's, declarative-<definitionId>)
+   */
+  name: string;
+  /**
+   * The app's client id
+   */
+  clientId: string;
+  /**
+   * When it was registered or last replaced
+   */
+  updatedAt: string;
+}
+/**
  * An OAuth app (the provider's client) for a source type, used by the consents asked for the workspace or organization: in place of any other registered for the type. The client secret is sealed and never answered.
  */
 export interface PublicOAuthCredentialsRequest {
@@ -3918,6 +3952,7 @@ export const SERVER_SCHEMAS: { [File in keyof ServerSchemas]: TypedSchema<Server
   'public-list-query.json': publicListQuerySchema,
   'public-notification.json': publicNotificationSchema,
   'public-notifications.json': publicNotificationsSchema,
+  'public-oauth-app-list.json': publicOauthAppListSchema,
   'public-oauth-credentials-request.json': publicOauthCredentialsRequestSchema,
   'public-organization-list.json': publicOrganizationListSchema,
   'public-organization.json': publicOrganizationSchema,

@@ -26,6 +26,19 @@ function appRoutes(owner: 'workspace' | 'organization') {
   return [
     defineRoute({
       ...common,
+      method: 'get',
+      access: 'admin',
+      paths: at(base),
+      summary:
+        owner === 'workspace'
+          ? "The OAuth apps the workspace's consents may use: its own, then its organization's; each with its owner, source type and client id (never its secret)."
+          : "The organization's OAuth apps: each with its source type and client id (never its secret).",
+      returns: SERVER_SCHEMAS['public-oauth-app-list.json'],
+      responses: { 200: 'The apps', 401: NOT_ALLOWED, ...unknownOwner },
+      handler: ({ hosted, claims, params }) => hosted.publicApi.oauth.api.listApps(claims.organization_id, ref(params)),
+    }),
+    defineRoute({
+      ...common,
       method: 'put',
       access: 'admin',
       paths: at(base),

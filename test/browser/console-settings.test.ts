@@ -39,6 +39,10 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     await page.getByLabel('Client secret').fill('console-app-secret');
     await page.getByRole('button', { name: 'Register OAuth app' }).click();
     await page.getByText('The OAuth app for slack is registered.').waitFor();
+    // The list, read from the API, shows the app by its client id, never its secret.
+    const app = page.getByRole('row', { name: /^slack console-app the organization/ });
+    await app.waitFor();
+    expect(await app.textContent()).toContain('console-app');
     expect(await page.content()).not.toContain('console-app-secret');
 
     await page.getByText('No webhook yet').waitFor();
@@ -68,6 +72,7 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await page.getByText('Only an organization administrator registers them.').waitFor();
+    expect(await page.getByRole('table', { name: 'Registered OAuth apps' }).count()).toBe(0);
     for (const name of [/Register/, /Delete/, /Save webhook/, /Send a test/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     expect(await page.getByRole('combobox').count()).toBe(0);
     await consoleScreenshot(page, 'settings-reader');

@@ -21,6 +21,15 @@ export interface AppSourceType {
   family: string;
 }
 
+/** A registered app as it may be shown: never its secret. */
+export interface RegisteredApp {
+  owner: AppOwner['kind'];
+  ownerId: string;
+  sourceType: string;
+  clientId: string;
+  updatedAt: number;
+}
+
 interface AppRow {
   owner_kind: AppOwner['kind'];
   source_type: string;
@@ -60,6 +69,21 @@ export class OAuthApps {
       sourceType,
     ]);
     return changes > 0;
+  }
+
+  /** The apps registered by the owners given (a workspace's, then its organization's), by source type: client ids, never secrets. */
+  async list(owners: AppOwner[]): Promise<RegisteredApp[]> {
+    const listed: RegisteredApp[] = [];
+    for (const owner of owners) {
+      const rows = await this.db.all<{ source_type: string; client_id: string; updated_at: number | string }>(
+        'SELECT source_type, client_id, updated_at FROM oauth_apps WHERE owner_kind = ? AND owner_id = ? ORDER BY source_type',
+        [owner.kind, owner.id],
+      );
+      for (const row of rows) {
+        listed.push({ owner: owner.kind, ownerId: owner.id, sourceType: row.source_type, clientId: row.client_id, updatedAt: Number(row.updated_at) });
+      }
+    }
+    return listed;
   }
 
   /**

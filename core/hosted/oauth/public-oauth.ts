@@ -3,7 +3,7 @@ import type { Store } from '../../stores/types.ts';
 import type { Loc } from '../cloud-api/actor-kind.ts';
 import { workspaceOf } from '../cloud-api/organization-workspaces.ts';
 import { requireOrganization } from '../permissions/request-access.ts';
-import type { PublicInitiateOAuthRequest, PublicInitiateOAuthResponse, PublicOAuthCredentialsRequest } from '../types.generated.ts';
+import type { PublicInitiateOAuthRequest, PublicInitiateOAuthResponse, PublicOAuthAppList, PublicOAuthCredentialsRequest } from '../types.generated.ts';
 import type { AppOwner, OAuthApps } from './oauth-apps.ts';
 import type { OAuthFlows } from './oauth-flows.ts';
 import type { OAuthSourceTypes, TypeScope } from './oauth-source-types.ts';
@@ -34,6 +34,27 @@ export class PublicOAuth {
     const type = await this.types.resolve(scopeOf(owner), request.name, ['body', 'name']);
     const { client_id, client_secret } = request.configuration.credentials;
     await this.apps.put(owner, type, { clientId: client_id, clientSecret: client_secret });
+  }
+
+  /**
+   * The apps registered for the owner, client ids only (secrets are never answered): an
+   * organization's, or a workspace's own followed by its organization's (which serve its consents
+   * for types it has no app of).
+   */
+  async listApps(organizationId: string, ref: AppOwnerRef): Promise<PublicOAuthAppList> {
+    const owner = await this.owner(organizationId, ref);
+    const owners: AppOwner[] = owner.kind === 'workspace' ? [owner, { kind: 'organization', id: organizationId, organizationId }] : [owner];
+    const apps = await this.apps.list(owners);
+    return {
+      data: apps.map((app) => ({
+        owner: app.owner,
+        ownerId: app.ownerId,
+        actorType: 'source',
+        name: app.sourceType,
+        clientId: app.clientId,
+        updatedAt: new Date(app.updatedAt).toISOString(),
+      })),
+    };
   }
 
   /** Deletes the owner's app registered under that name (the type's name, as given or as it resolves); 404 when there is none. */
