@@ -10,10 +10,11 @@ import { ConnectionRow } from './connection-row.ts';
 import { DestinationForm } from './destination-form.ts';
 import { SourceCard } from './source-card.ts';
 import { SourceForm } from './source-form.ts';
+import { WorkspaceNotifications } from './workspace-notifications.ts';
 
 const EVERY_MS = 10_000;
 
-/** A workspace: its sources, destinations and connections, with the actions the caller may take. */
+/** A workspace: its sources, destinations and connections, with the actions the caller may take; its notification webhooks and their delivery log. */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   const workspace = usePoll<PublicWorkspace>(`/v1/workspaces/${workspaceId}`);
   const scope = `workspaceIds=${workspaceId}&limit=100`;
@@ -79,5 +80,6 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
           />`,
         )}
       </ul>
-    </section>`;
+    </section>
+    ${workspace.data && html`<${WorkspaceNotifications} workspace=${workspace.data} onChanged=${workspace.reload} />`}`;
 }

@@ -6,7 +6,7 @@ import { workspaceReader } from '../helpers/console-session.ts';
 import { bearer, startHostedFixture, type HostedFixture } from '../helpers/hosted-fixture.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-/** The console's settings in Chromium: an OAuth app registered, the webhook set and tested with its delivery log, a permission changed. */
+/** The console's settings in Chromium: an OAuth app registered and listed, the webhook set and tested with its delivery log, a permission changed; a workspace's notification webhooks. */
 describe.skipIf(!browserAvailable())('console settings in a browser', { timeout: 90_000 }, () => {
   let fx: HostedFixture;
   let browser: Browser;
@@ -67,6 +67,33 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     expect(violations).toEqual([]);
   });
 
+  it("sets a workspace's notification webhook, tests it and reads its delivery log", async () => {
+    const { page, violations } = await openConsole(browser, serverUrl, fx);
+    await page.getByRole('link', { name: 'Support' }).click();
+    await page.getByRole('heading', { name: 'Notifications', level: 2 }).waitFor();
+    await page.getByText('No notification webhook yet').waitFor();
+    const url = receiver.url('/workspace-hook/with-a-secret-path');
+    await page.getByRole('checkbox', { name: 'Send a webhook on failure' }).check();
+    await page.getByLabel('Webhook URL for failure').fill(url);
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    // Answered masked past the host: the path (a credential, as a Slack webhook's) is nowhere in the page.
+    const shown = page.getByRole('listitem').filter({ hasText: 'A sync fails' });
+    await expect.poll(() => shown.textContent()).toContain(`${new URL(url).origin}/`);
+    expect(await page.content()).not.toContain('with-a-secret-path');
+    expect(await page.getByRole('checkbox', { name: 'Send a webhook on failure' }).isChecked()).toBe(true);
+    // A second save sends the masked URL back, which keeps the stored one.
+    const saved = page.waitForResponse((response) => response.request().method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    expect((await saved).status()).toBe(200);
+    await page.getByLabel('Event to test').selectOption('failure');
+    await page.getByRole('button', { name: 'Send a test notification' }).click();
+    await receiver.waitFor('/workspace-hook/with-a-secret-path');
+    const row = page.getByRole('row', { name: /^failure/ });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('delivered');
+    await consoleScreenshot(page, 'workspace-notifications');
+    expect(violations).toEqual([]);
+  });
+
   it('shows a reader the settings without their change controls', async () => {
     const { page } = await openConsole(browser, serverUrl, reader);
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -76,5 +103,10 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     for (const name of [/Register/, /Delete/, /Save webhook/, /Send a test/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     expect(await page.getByRole('combobox').count()).toBe(0);
     await consoleScreenshot(page, 'settings-reader');
+    await page.getByRole('link', { name: 'Workspaces' }).click();
+    await page.getByRole('link', { name: 'Support' }).click();
+    await page.getByText('Only an administrator of the workspace changes them.').waitFor();
+    await page.getByRole('row', { name: /^failure/ }).waitFor();
+    expect(await page.getByRole('button', { name: /Save notifications|Send a test/ }).count()).toBe(0);
   });
 });
