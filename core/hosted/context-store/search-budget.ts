@@ -40,14 +40,21 @@ export class SearchBudget {
     return Math.max(1, Math.ceil(this.budgetMs - this.spentMs));
   }
 
-  /** Runs one statement, charging its time to the budget. */
+  /**
+   * Runs one statement, charging its time to the budget. One that ends past the budget fails as one
+   * stopped there would: the timer that stops it runs on the event loop, which a busy process may
+   * reach only after the answer.
+   */
   async charged<T>(statement: () => Promise<T>): Promise<T> {
     const started = performance.now();
+    let answer: T;
     try {
-      return await statement();
+      answer = await statement();
     } finally {
       this.spentMs += performance.now() - started;
     }
+    if (this.spentMs > this.budgetMs) throw this.exceeded();
+    return answer;
   }
 
   exceeded(): QueryTooExpensiveError {
