@@ -4,7 +4,8 @@ import { Field, useSubmit } from '../forms.ts';
 import { html } from '../html.ts';
 import { useCan } from '../permissions.ts';
 import { usePoll } from '../poll.ts';
-import { Empty, ErrorNote, StatusBadge } from '../states.ts';
+import { DeliveryLog } from './delivery-log.ts';
+import { Empty, ErrorNote } from '../states.ts';
 
 const EVERY_MS = 5_000;
 type Event = keyof PublicNotifications;
@@ -83,24 +84,6 @@ export function WorkspaceNotifications({ workspace, onChanged }: { workspace: Pu
     <h3>Delivery log</h3>
     <${ErrorNote} error=${deliveries.error} />
     ${deliveries.data?.data.length === 0 && html`<${Empty}>Nothing sent yet.<//>`}
-    ${
-      deliveries.data &&
-      deliveries.data.data.length > 0 &&
-      html`<div class="table-wrap"><table>
-      <caption class="visually-hidden">The workspace's notification deliveries, newest first</caption>
-      <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Created</th></tr></thead>
-      <tbody>
-        ${deliveries.data.data.map(
-          (delivery) => html`<tr key=${delivery.deliveryId}>
-            <th scope="row">${delivery.event}</th>
-            <td><${StatusBadge} status=${delivery.status} /></td>
-            <td>${delivery.attempts}</td>
-            <td>${delivery.lastStatusCode ?? ''} ${delivery.lastError ?? ''}</td>
-            <td>${new Date(delivery.createdAt).toLocaleString()}</td>
-          </tr>`,
-        )}
-      </tbody>
-    </table></div>`
-    }
+    <${DeliveryLog} deliveries=${deliveries.data} caption="The workspace's notification deliveries, newest first" />
   </section>`;
 }
