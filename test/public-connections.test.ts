@@ -4,7 +4,7 @@ import { postgresConfigurationFromUrl } from '../core/hosted/sync/destinations/p
 import { CHAT_TOKEN } from './helpers/chat-fixture.ts';
 import { BACKENDS, bearer, startHostedFixture, TEST_PUBLIC_URL, type HostedFixture } from './helpers/hosted-fixture.ts';
 import { type Answer, HostedConformance, recordAnswer } from './helpers/hosted-openapi.ts';
-import { compileOperations, expectNowhereInClear, publicApiCalls, publicAccessToken } from './helpers/public-api-calls.ts';
+import { compileOperations, expectNowhereInClear, officialSlackConfiguration, publicApiCalls, publicAccessToken } from './helpers/public-api-calls.ts';
 import { PublicApiSpec } from './helpers/public-api-spec.ts';
 import { destinationDatabaseUrl } from './helpers/sync-destinations.ts';
 
@@ -32,14 +32,7 @@ const OPERATIONS = [
 const MASK = '**********';
 const PG_PASSWORD = 'pg-destination-secret-5c1d';
 
-const slack = () => ({
-  sourceType: 'slack',
-  credentials: { option_title: 'API Token Credentials', api_token: CHAT_TOKEN },
-  start_date: '2024-01-01T00:00:00Z',
-  lookback_window: 2,
-  join_channels: false,
-  channel_filter: ['general'],
-});
+const slack = officialSlackConfiguration;
 
 /** The chat connector's streams as answers give them, each in its default mode. */
 const CHAT_STREAMS = [

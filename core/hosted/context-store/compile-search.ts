@@ -105,7 +105,7 @@ export function compileSearch(
   if (dialect.name === 'sqlite') return { sql: page.text, params: page.params, byId };
   // PostgreSQL computes the select list before sorting: the documents become text only once the page
   // is cut, not for every match sorted (for a `like` of 2,000 candidates, half the statement's time).
-  const rows = walksFirst ? walkThenCollect(plan, storeKey, compiled.where, walkFirst!, page) : page;
+  const rows = walksFirst ? walkThenCollect(plan, storeKey, compiled.where, walkFirst!, wanted, page) : page;
   const query = concat('SELECT page.id AS id, page.data::text AS data, page.score AS score\nFROM (', rows, `) page\nORDER BY ${orderOf('page').join(', ')}`);
   return { sql: query.text, params: query.params, byId };
 }
@@ -118,8 +118,7 @@ export function compileSearch(
  * few hundred records, where collecting would read each of its thousands of candidates from all
  * over the table; a rare one costs the walk and the few candidates.
  */
-function walkThenCollect(plan: SearchPlan, storeKey: number, where: Sql, walkFirst: number, page: Sql): Sql {
-  const wanted = plan.offset + plan.limit + 1;
+function walkThenCollect(plan: SearchPlan, storeKey: number, where: Sql, walkFirst: number, wanted: number, page: Sql): Sql {
   return concat(
     sql(
       (bind) =>

@@ -1,13 +1,10 @@
 import { WorkerCalls } from '../../worker-calls.ts';
 import type { BatchLoader, InsertTarget } from './batch-loader.ts';
 import type { TableSpec, WriteContext } from './destination.ts';
-import { JsonBatchWriter } from './json-batch.ts';
+import { BATCH_THREAD_HEAP, JsonBatchWriter } from './json-batch.ts';
 import type { PostgresReach } from './postgres-client.ts';
 import type { PostgresSettings } from './postgres-connection.ts';
 import type { LoaderCall, LoaderSetup } from './postgres-loader-worker.ts';
-
-/** Holds a batch or two at a time (see sqlite-destination.ts's writer thread for the young generation's size). */
-const LOADER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 128 };
 
 /**
  * The PostgreSQL destination's rows, encoded and sent on a thread of their own
@@ -51,7 +48,7 @@ export class PostgresBatchLoader implements BatchLoader {
           new URL('./postgres-loader-worker.ts', import.meta.url),
           { settings: this.settings, schema: this.schema, reach } satisfies LoaderSetup,
           "the PostgreSQL destination's loader thread",
-          LOADER_HEAP,
+          BATCH_THREAD_HEAP,
         ),
     );
     // A refused reach (the egress policy) is answered to this write and judged again at the next.

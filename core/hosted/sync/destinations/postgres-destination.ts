@@ -1,6 +1,6 @@
 import { type DestinationConfiguration, optionalBoolean, optionalString } from './config-fields.ts';
 import type { Destination } from './destination.ts';
-import { openClient, reachOf } from './postgres-client.ts';
+import { openClient, type PostgresReach, reachOf } from './postgres-client.ts';
 import { connectPostgres, readPostgresSettings } from './postgres-connection.ts';
 import type { NetworkGuard } from './network-guard.ts';
 import { PostgresBatchLoader } from './postgres-batch-loader.ts';
@@ -20,7 +20,11 @@ export function createPostgresDestination(config: DestinationConfiguration, guar
     dialect: POSTGRES_DIALECT,
     schema,
     dropCascade: optionalBoolean(config, 'postgres', 'drop_cascade'),
-    connect: () => connectPostgres(settings, async (ssl) => openClient(settings, ssl, await reachOf(settings, guard))),
+    connect: () => {
+      // Judged once per connection, even when `prefer` tries TLS and then plain.
+      let reach: Promise<PostgresReach> | undefined;
+      return connectPostgres(settings, async (ssl) => openClient(settings, ssl, await (reach ??= reachOf(settings, guard))));
+    },
   });
   return new SessionDestination('postgres', session, new PostgresBatchLoader(settings, schema, () => reachOf(settings, guard)));
 }

@@ -1,7 +1,7 @@
 import { type DestinationConfiguration, requiredString } from './config-fields.ts';
 import { fileUnderDataDir } from './data-dir-path.ts';
 import type { Destination, StreamWriter, TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { JsonBatchWriter } from './json-batch.ts';
+import { BATCH_THREAD_HEAP, JsonBatchWriter } from './json-batch.ts';
 import type { SqliteCall } from './sqlite-worker.ts';
 import { WorkerCalls } from '../../worker-calls.ts';
 
@@ -10,13 +10,6 @@ export function createSqliteDestination(config: DestinationConfiguration, dataDi
   const path = requiredString(config, 'sqlite', 'destination_path');
   return new SqliteDestination(fileUnderDataDir(dataDir, path, 'sqlite'), path);
 }
-
-/**
- * The writer thread holds a batch or two at a time: its heap is bounded to that. The young generation
- * holds a batch's records while they are encoded (with 8 MB, a quarter of the thread's time went to
- * collecting the records it promoted; with 24, a tenth).
- */
-const WRITER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 128 };
 
 /**
  * Writes through a worker thread that holds the file (sqlite-worker.ts): better-sqlite3 is
@@ -31,7 +24,7 @@ class SqliteDestination implements Destination {
   private streams = 0;
 
   constructor(file: string, label: string) {
-    this.thread = new WorkerCalls(new URL('./sqlite-worker.ts', import.meta.url), { file, label }, "the SQLite destination's writer thread", WRITER_HEAP);
+    this.thread = new WorkerCalls(new URL('./sqlite-worker.ts', import.meta.url), { file, label }, "the SQLite destination's writer thread", BATCH_THREAD_HEAP);
   }
 
   async check(): Promise<void> {

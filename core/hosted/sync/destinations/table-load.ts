@@ -45,17 +45,16 @@ export class TableLoad {
 
   /** Writes the records in one transaction (their bytes are the caller's to count: record-bytes.ts); each is read once, in order. */
   async write(records: Iterable<Record<string, unknown>>): Promise<void> {
-    this.expectOpen('write');
+    const { qualified, columns, conflict } = this.insertTarget();
     const rows = encodeRows(this.table, records, this.context, this.session.dialect);
     if (rows.length === 0) return;
-    const qualified = this.session.qualified(this.target);
-    // Upserting in overwrite too: a source that pages the same record twice must not fail the key.
-    await this.session.insert(qualified, this.columns, rows, onConflictSql(this.table, this.columns));
+    await this.session.insert(qualified, columns, rows, conflict);
   }
 
   /** Where a BatchLoader inserts this load's rows: the staging table (or the table), its columns, the end of each insert. */
   insertTarget(): InsertTarget {
     this.expectOpen('write');
+    // Upserting in overwrite too: a source that pages the same record twice must not fail the key.
     return { qualified: this.session.qualified(this.target), columns: this.columns, conflict: onConflictSql(this.table, this.columns) };
   }
 
