@@ -1,15 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceDataDir } from '../core/hosted/sync/destinations/create-destination.ts';
-import {
-  type CloudConnection,
-  CloudWorkspace,
-  InputError,
-  JobStatus,
-  MissingResourceError,
-  NoopError,
-  UnsupportedFeatureError,
-} from '../core/cloud-client/index.ts';
+import { type CloudConnection, CloudWorkspace, InputError, JobStatus, MissingResourceError, NoopError } from '../core/cloud-client/index.ts';
 import { paginate } from '../core/execution/paginate.ts';
 import type { ExecuteResult } from '../core/execution/types.ts';
 import { CHAT_TOKEN, slackSourceConfiguration } from './helpers/chat-fixture.ts';

@@ -23,7 +23,11 @@ export function createPostgresDestination(config: DestinationConfiguration, guar
     connect: () => {
       // Judged once per connection, even when `prefer` tries TLS and then plain.
       let reach: Promise<PostgresReach> | undefined;
-      return connectPostgres(settings, async (ssl) => openClient(settings, ssl, await (reach ??= reachOf(settings, guard))));
+      const judged = () => {
+        reach ??= reachOf(settings, guard);
+        return reach;
+      };
+      return connectPostgres(settings, async (ssl) => openClient(settings, ssl, await judged()));
     },
   });
   return new SessionDestination('postgres', session, new PostgresBatchLoader(settings, schema, () => reachOf(settings, guard)));
