@@ -43,7 +43,8 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const data = text ? JSON.parse(text) : undefined;
   if (!response.ok) {
     if (response.status === 401) signedOut.dispatchEvent(new Event('signed-out'));
-    throw new ApiError(response.status, data?.detail ?? data?.message ?? response.statusText);
+    // Problem details carry a 400's issues under `issues`, the other routes a 422's under `detail`.
+    throw new ApiError(response.status, data?.issues ?? data?.detail ?? data?.message ?? response.statusText);
   }
   const etag = response.headers.get('etag');
   if (method === 'GET' && etag) remembered.set(path, { etag, data });

@@ -1,10 +1,13 @@
+import { useState } from 'preact/hooks';
 import type { PublicConnection, PublicJobList } from '../../core/hosted/types.generated.ts';
 import { html } from '../html.ts';
+import { useCan } from '../permissions.ts';
 import { usePoll } from '../poll.ts';
 import { href } from '../route.ts';
 import { Empty, ErrorNote, Loading, StatusBadge } from '../states.ts';
 import { TwoSeriesChart } from '../two-series-chart.ts';
 import { ConnectionActions, scheduleOf } from './connection-actions.ts';
+import { ConnectionEditor } from './connection-editor.ts';
 import { StreamList } from './stream-list.ts';
 
 const EVERY_MS = 10_000;
@@ -22,6 +25,18 @@ export function ConnectionPage({ connectionId }: { connectionId: string }) {
   const jobs = usePoll<PublicJobList>(`/v1/jobs?connectionId=${connectionId}&limit=100&orderBy=createdAt|ASC`, EVERY_MS);
   const runs = (jobs.data?.data ?? []).filter((job) => job.jobType !== 'reset' && job.jobType !== 'clear' && ENDED.has(job.status));
   const found = connection.data;
+  const canEdit = useCan('edit', found?.workspaceId);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const edit = (open: boolean) => {
+    setEditing(open);
+    setSaved(false);
+  };
+  const onSaved = () => {
+    setEditing(false);
+    setSaved(true);
+    connection.reload();
+  };
   return html`<h1 tabindex="-1">${found?.name ?? 'Connection'}</h1>
     <${ErrorNote} error=${connection.error} />
     ${!found && !connection.error && html`<${Loading} what="the connection" />`}
@@ -34,7 +49,13 @@ export function ConnectionPage({ connectionId }: { connectionId: string }) {
         <dt>Table prefix</dt><dd>${found.prefix || 'none'}</dd>
       </dl>
       <h2>Streams</h2>
-      <${StreamList} connection=${found} />
+      ${saved && html`<p class="notice" role="status">The streams and schedule of ${found.name} are saved.</p>`}
+      ${
+        editing
+          ? html`<${ConnectionEditor} connection=${found} onSaved=${onSaved} onCancel=${() => edit(false)} />`
+          : html`<${StreamList} connection=${found} />
+            ${canEdit && html`<button type="button" class="secondary" onClick=${() => edit(true)}>Edit streams and schedule of ${found.name}</button>`}`
+      }
       <${ConnectionActions} connection=${found} onChanged=${connection.reload} />`
     }
     <h2>History</h2>

@@ -59,8 +59,14 @@ describe.skipIf(!browserAvailable())('console syncs in a browser', { timeout: 12
 
     await page.getByRole('button', { name: 'Add a connection' }).click();
     await page.getByLabel('Connection name').fill('Slack to tables');
-    await page.getByLabel('Streams').fill('users, channel_messages');
-    await page.getByLabel('Sync mode').selectOption('full_refresh_overwrite');
+    // The source's own streams (GET /v1/streams), every one ticked at first: two kept, each in a mode it offers.
+    await page.getByRole('checkbox', { name: 'Sync users' }).waitFor();
+    for (const box of await page.getByRole('checkbox', { name: /^Sync / }).all()) {
+      const name = (await box.evaluate((input) => input.parentElement!.textContent!.trim())).replace(/^Sync /, '');
+      await box.setChecked(['users', 'channel_messages'].includes(name));
+    }
+    await page.getByLabel('Sync mode of users').selectOption('full_refresh_overwrite');
+    await page.getByLabel('Sync mode of channel_messages').selectOption('full_refresh_overwrite');
     await consoleScreenshot(page, 'connection-form');
     await page.getByRole('button', { name: 'Create connection' }).click();
     await page.getByRole('button', { name: 'Run sync of Slack to tables' }).waitFor();
