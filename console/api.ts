@@ -25,6 +25,10 @@ const csrfToken = () =>
 /** The last answer of each read, by path: sent back as If-None-Match, kept when the server says 304. */
 const remembered = new Map<string, { etag: string; data: unknown }>();
 
+/** The last answer kept for a read, with its ETag: what another tab's poller shares, and keeps as its own. */
+export const rememberedRead = (path: string) => remembered.get(path);
+export const rememberRead = (path: string, etag: string, data: unknown) => remembered.set(path, { etag, data });
+
 /** A call to the server's API through the console's session (`path` as the API has it: `/v1/...`, `/api/v1/...`). */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const known = method === 'GET' ? remembered.get(path) : undefined;

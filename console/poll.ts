@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from './api.ts';
+import { watch } from './shared-poller.ts';
 
 export interface Polled<T> {
   data: T | undefined;
@@ -9,46 +10,46 @@ export interface Polled<T> {
 }
 
 /**
- * A read kept fresh: again every `everyMs` while the tab is visible (a hidden tab asks nothing, so
- * ten open tabs cost one tab's requests), each with If-None-Match, answered 304 when nothing changed.
- * `everyMs` 0 reads once; `path` undefined reads nothing.
+ * A read kept fresh: again every `everyMs` by one visible tab of the console, which shares each
+ * answer with the others (shared-poller.ts), each read with If-None-Match, answered 304 when nothing
+ * changed. `everyMs` 0 reads once (when the tab is visible); `path` undefined reads nothing. What a
+ * former path answered is not given as the new one's.
  */
 export function usePoll<T>(path: string | undefined, everyMs = 0): Polled<T> {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<ApiError>();
+  const [answer, setAnswer] = useState<{ path: string; data?: T; error?: ApiError }>();
   const [generation, setGeneration] = useState(0);
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  const readNow = useRef<() => void>();
 
   useEffect(() => {
     if (!path) return;
+    const told = (data: unknown, error: ApiError | undefined) =>
+      setAnswer((before) => ({ path, data: error ? (before?.path === path ? before.data : undefined) : (data as T), error }));
+    if (everyMs > 0) {
+      const watching = watch(path, everyMs, told);
+      readNow.current = watching.readNow;
+      return watching.stop;
+    }
     let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      timer = undefined;
+    const readOnce = () => {
       if (document.visibilityState !== 'visible') return;
-      try {
-        const answer = await call<T>('GET', path);
-        if (!stopped) {
-          setData(answer);
-          setError(undefined);
-        }
-      } catch (failure) {
-        if (!stopped)
-          setError(failure instanceof ApiError ? failure : new ApiError(0, 'The server could not be reached. Check your connection; the console retries.'));
-      }
-      if (!stopped && everyMs > 0) timer = setTimeout(read, everyMs);
+      document.removeEventListener('visibilitychange', readOnce);
+      call<T>('GET', path).then(
+        (data) => !stopped && told(data, undefined),
+        (failure) =>
+          !stopped && told(undefined, failure instanceof ApiError ? failure : new ApiError(0, 'The server could not be reached. Check your connection.')),
+      );
     };
-    const onVisible = () => {
-      if (document.visibilityState === 'visible' && timer === undefined && everyMs > 0) void read();
-    };
-    void read();
-    document.addEventListener('visibilitychange', onVisible);
+    // A hidden tab asks nothing: its first read waits until it is shown.
+    document.addEventListener('visibilitychange', readOnce);
+    readOnce();
+    readNow.current = () => setGeneration((n) => n + 1);
     return () => {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      document.removeEventListener('visibilitychange', onVisible);
+      document.removeEventListener('visibilitychange', readOnce);
     };
   }, [path, everyMs, generation]);
 
-  return { data, error, reload };
+  const reload = useCallback(() => readNow.current?.(), []);
+  const current = answer?.path === path ? answer : undefined;
+  return { data: current?.data, error: current?.error, reload };
 }

@@ -94,31 +94,4 @@ describe.skipIf(!browserAvailable())('console sessions in a browser', { timeout:
     await consoleScreenshot(page, 'admin-workspace');
     await page.close();
   });
-
-  it('keeps ten open job lists to a few requests a second, most of them 304s', async () => {
-    const context = await browser.newContext();
-    const first = await context.newPage();
-    await first.goto(`${serverUrl}/console`);
-    await first.getByLabel('Client id').fill(fx.clientId);
-    await first.getByLabel('Client secret').fill(fx.clientSecret);
-    await first.getByRole('button', { name: 'Sign in' }).click();
-    await first.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
-    const pages = [first, ...(await Promise.all(Array.from({ length: 9 }, () => context.newPage())))];
-    for (const page of pages) {
-      await page.goto(`${serverUrl}/console#/jobs`);
-      await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
-    }
-    const statuses: number[] = [];
-    context.on('response', (response) => {
-      if (new URL(response.url()).pathname.startsWith('/console/api/')) statuses.push(response.status());
-    });
-    const seconds = 6;
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    // The job list is read every 3 s per visible tab: at most 10 × (6 / 3 + 1) requests, never a storm.
-    expect(statuses.length).toBeLessThanOrEqual(pages.length * (seconds / 3 + 1));
-    expect(statuses.filter((status) => status === 304).length).toBeGreaterThanOrEqual(statuses.length - pages.length);
-    console.log(`ten tabs, ${seconds} s: ${statuses.length} requests, ${statuses.filter((status) => status === 304).length} of them 304`);
-    await consoleScreenshot(first, 'jobs-list');
-    await context.close();
-  });
 });
