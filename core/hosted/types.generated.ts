@@ -851,10 +851,16 @@ export interface ConfigDestinationRead {
   createdAt: number;
 }
 /**
- * The config API's job reference.
+ * The config API's job reference, and optionally how many log lines of each attempt the caller already holds.
  */
 export interface ConfigJobIdRequest {
   id: number;
+  /**
+   * Per attempt, first attempt first: the number of its log lines already read; that attempt's logLines then hold only the lines after them (none past its end). An attempt without an offset gives all its lines. Not in Airbyte's API: a job page reads a growing log without reading it whole again.
+   *
+   * @maxItems 1000
+   */
+  logOffsets?: number[];
 }
 /**
  * A job with its attempts and their logs, as the config API's jobs/get answers it.

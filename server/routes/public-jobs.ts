@@ -90,7 +90,8 @@ export const publicJobRoutes = [
     method: 'post',
     access: 'read',
     paths: ['/api/v1/jobs/get'],
-    summary: "Get a job with its attempts: each one's status, records and bytes synced, failure, and log lines (the config API's jobs/get).",
+    summary:
+      "Get a job with its attempts: each one's status, records and bytes synced, failure, and log lines (the config API's jobs/get); with logOffsets, each attempt's lines after those already read.",
     tags: ['public API'],
     auth: ['operator'],
     body: SERVER_SCHEMAS['config-job-id-request.json'],
@@ -100,7 +101,7 @@ export const publicJobRoutes = [
       401: NOT_ALLOWED,
       404: { description: NOT_FOUND, schema: SERVER_SCHEMAS['config-not-found-response.json'] },
     },
-    handler: ({ hosted, claims, body }) => configNotFound(String(body.id), hosted.publicApi.jobs.info(claims.organization_id, body.id)),
+    handler: ({ hosted, claims, body }) => configNotFound(String(body.id), hosted.publicApi.jobs.info(claims.organization_id, body.id, body.logOffsets)),
   }),
 ];
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { browserAvailable, freePort, launchBrowser } from '../helpers/browser.ts';
 import { slackSourceConfiguration } from '../helpers/chat-fixture.ts';
 import { consoleScreenshot, openConsole } from '../helpers/console-browser.ts';
@@ -81,6 +81,14 @@ describe.skipIf(!browserAvailable())('console syncs in a browser', { timeout: 12
     await page.getByRole('heading', { name: /^Job \d+$/ }).waitFor();
     await expect.poll(jobStatus, { timeout: 60_000 }).toBe('succeeded');
     await page.goBack();
+    // Each read of the job asks for the log lines after those it holds: every line comes down once.
+    const reads: Array<Promise<{ offsets: number[]; lines: number[] }>> = [];
+    const onResponse = (response: Response) => {
+      if (!response.url().endsWith('/console/api/api/v1/jobs/get')) return;
+      const offsets = response.request().postDataJSON().logOffsets;
+      reads.push(response.json().then((body) => ({ offsets, lines: body.attempts.map((one: { logs: { logLines: string[] } }) => one.logs.logLines.length) })));
+    };
+    page.on('response', onResponse);
     await page.getByRole('button', { name: 'Run sync of Slack to tables' }).click();
     await page.getByRole('heading', { name: /^Job \d+$/ }).waitFor();
 
@@ -108,6 +116,18 @@ describe.skipIf(!browserAvailable())('console syncs in a browser', { timeout: 12
     const logs = await page.getByLabel('Logs of attempt 1').textContent();
     expect(logs).toContain('users');
     expect(logs).toContain('channel_messages');
+    page.off('response', onResponse);
+    const answered = await Promise.all(reads);
+    expect(answered.length).toBeGreaterThan(2);
+    let held = 0;
+    for (const { offsets, lines } of answered) {
+      expect(offsets).toEqual(held === 0 && offsets.length === 0 ? [] : [held]);
+      held += lines[0] ?? 0;
+    }
+    const jobId = Number((await page.getByRole('heading', { level: 1 }).textContent())!.replace('Job ', ''));
+    const whole = JSON.parse((await fx.http.post('api/v1/jobs/get', { headers: bearer(await fx.operatorToken()), json: { id: jobId } })).body);
+    expect(held).toBe(whole.attempts[0].logs.logLines.length);
+    expect(logs).toBe(whole.attempts[0].logs.logLines.join('\n'));
     await consoleScreenshot(page, 'job-finished');
   });
 

@@ -99,8 +99,11 @@ export class PublicJobs {
     };
   }
 
-  /** The config API's view: the job with each attempt's counts, failure and log lines. */
-  async info(organizationId: string, id: number): Promise<ConfigJobInfo> {
+  /**
+   * The config API's view: the job with each attempt's counts, failure and log lines; with
+   * `logOffsets`, each attempt's lines after those the caller already holds (a growing log is read by parts).
+   */
+  async info(organizationId: string, id: number, logOffsets: readonly number[] = []): Promise<ConfigJobInfo> {
     const job = await this.find(organizationId, String(id));
     const attempts = await this.jobs.attempts(job.id);
     return {
@@ -120,7 +123,7 @@ export class PublicJobs {
           recordsRejected: 0,
         },
       },
-      attempts: attempts.map(attemptInfo),
+      attempts: attempts.map((attempt, index) => attemptInfo(attempt, logOffsets[index] ?? 0)),
     };
   }
 
@@ -187,7 +190,7 @@ export function isoDuration(ms: number): string {
   return `PT${h > 0 ? `${h}H` : ''}${m > 0 ? `${m}M` : ''}${s > 0 || (h === 0 && m === 0) ? `${s}S` : ''}`;
 }
 
-function attemptInfo(attempt: SyncAttempt): ConfigJobInfo['attempts'][number] {
+function attemptInfo(attempt: SyncAttempt, logOffset: number): ConfigJobInfo['attempts'][number] {
   return {
     attempt: {
       id: attempt.attempt_number - 1,
@@ -208,6 +211,11 @@ function attemptInfo(attempt: SyncAttempt): ConfigJobInfo['attempts'][number] {
         : {}),
     },
     logType: 'formatted',
-    logs: { logLines: attempt.log.split('\n').filter((line) => line !== '') },
+    logs: {
+      logLines: attempt.log
+        .split('\n')
+        .filter((line) => line !== '')
+        .slice(logOffset),
+    },
   };
 }
