@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call } from './api.ts';
-import { watch } from './shared-poller.ts';
+import { ApiError } from './api.ts';
+import { type Reader, readOne, watch } from './shared-poller.ts';
 
 export interface Polled<T> {
   data: T | undefined;
@@ -13,9 +13,9 @@ export interface Polled<T> {
  * A read kept fresh: again every `everyMs` by one visible tab of the console, which shares each
  * answer with the others (shared-poller.ts), each read with If-None-Match, answered 304 when nothing
  * changed. `everyMs` 0 reads once (when the tab is visible); `path` undefined reads nothing. What a
- * former path answered is not given as the new one's.
+ * former path answered is not given as the new one's. `read` may read a list's every page (all-pages.ts).
  */
-export function usePoll<T>(path: string | undefined, everyMs = 0): Polled<T> {
+export function usePoll<T>(path: string | undefined, everyMs = 0, read: Reader = readOne): Polled<T> {
   const [answer, setAnswer] = useState<{ path: string; data?: T; error?: ApiError }>();
   const [generation, setGeneration] = useState(0);
   const readNow = useRef<() => void>();
@@ -25,7 +25,7 @@ export function usePoll<T>(path: string | undefined, everyMs = 0): Polled<T> {
     const told = (data: unknown, error: ApiError | undefined) =>
       setAnswer((before) => ({ path, data: error ? (before?.path === path ? before.data : undefined) : (data as T), error }));
     if (everyMs > 0) {
-      const watching = watch(path, everyMs, told);
+      const watching = watch(path, everyMs, told, read);
       readNow.current = watching.readNow;
       return watching.stop;
     }
@@ -33,7 +33,7 @@ export function usePoll<T>(path: string | undefined, everyMs = 0): Polled<T> {
     const readOnce = () => {
       if (document.visibilityState !== 'visible') return;
       document.removeEventListener('visibilitychange', readOnce);
-      call<T>('GET', path).then(
+      read(path).then(
         (data) => !stopped && told(data, undefined),
         (failure) =>
           !stopped && told(undefined, failure instanceof ApiError ? failure : new ApiError(0, 'The server could not be reached. Check your connection.')),
@@ -47,7 +47,7 @@ export function usePoll<T>(path: string | undefined, everyMs = 0): Polled<T> {
       stopped = true;
       document.removeEventListener('visibilitychange', readOnce);
     };
-  }, [path, everyMs, generation]);
+  }, [path, everyMs, read, generation]);
 
   const reload = useCallback(() => readNow.current?.(), []);
   const current = answer?.path === path ? answer : undefined;

@@ -7,11 +7,15 @@ export interface Answer {
   error?: { status: number; detail: string | ValidationIssue[] };
 }
 type Listener = (data: unknown, error: ApiError | undefined) => void;
+/** How a path is read: one GET, or a list's every page (all-pages.ts). */
+export type Reader = (path: string) => Promise<unknown>;
+export const readOne: Reader = (path) => call('GET', path);
 
 /** A path read every `everyMs` for the listeners of this tab; one tab (the leader) reads it for all. */
 interface Watched {
   key: string;
   path: string;
+  read: Reader;
   everyMs: number;
   listeners: Set<Listener>;
   last?: Answer;
@@ -46,7 +50,7 @@ async function readAndShare(entry: Watched): Promise<void> {
   entry.readAt = readAt;
   let answer: Answer;
   try {
-    answer = { data: await call('GET', entry.path) };
+    answer = { data: await entry.read(entry.path) };
   } catch (failure) {
     const error = failure instanceof ApiError ? failure : new ApiError(0, 'The server could not be reached. Check your connection; the console retries.');
     answer = { error: { status: error.status, detail: error.detail } };
@@ -130,12 +134,13 @@ function onVisibility(): void {
  * them: ten open tabs cost one tab's requests. This tab reads it once at first (when visible), then
  * hears the leader's reads. Returns what stops it and what reads it again now (after a change).
  */
-export function watch(path: string, everyMs: number, listener: Listener): { stop: () => void; readNow: () => void } {
-  const key = `${everyMs} ${path}`;
+export function watch(path: string, everyMs: number, listener: Listener, read: Reader = readOne): { stop: () => void; readNow: () => void } {
+  // One GET and a list's every page are two resources of the same path.
+  const key = `${everyMs} ${read === readOne ? 'one' : 'pages'} ${path}`;
   let entry = watched.get(key);
   const first = !entry;
   if (!entry) {
-    entry = { key, path, everyMs, listeners: new Set(), readAt: 0 };
+    entry = { key, path, read, everyMs, listeners: new Set(), readAt: 0 };
     watched.set(key, entry);
     openChannel();
   }

@@ -1,4 +1,5 @@
 import type { PublicConnectionList, PublicDestinationList, PublicJobList, PublicSourceList, PublicWorkspaceList } from '../../core/hosted/types.generated.ts';
+import { readAllPages } from '../all-pages.ts';
 import { html } from '../html.ts';
 import { usePoll } from '../poll.ts';
 import { href } from '../route.ts';
@@ -9,10 +10,11 @@ const EVERY_MS = 10_000;
 
 /** The organization: its workspaces with what each holds, those with failing connections first. */
 export function Organization() {
-  const workspaces = usePoll<PublicWorkspaceList>('/v1/workspaces?limit=100', EVERY_MS);
-  const sources = usePoll<PublicSourceList>('/v1/sources?limit=100', EVERY_MS);
-  const destinations = usePoll<PublicDestinationList>('/v1/destinations?limit=100', EVERY_MS);
-  const connections = usePoll<PublicConnectionList>('/v1/connections?limit=100', EVERY_MS);
+  // Every page of each list (the API's pages hold 100 at most), so the counts hold past 100 a workspace.
+  const workspaces = usePoll<PublicWorkspaceList>('/v1/workspaces', EVERY_MS, readAllPages);
+  const sources = usePoll<PublicSourceList>('/v1/sources', EVERY_MS, readAllPages);
+  const destinations = usePoll<PublicDestinationList>('/v1/destinations', EVERY_MS, readAllPages);
+  const connections = usePoll<PublicConnectionList>('/v1/connections', EVERY_MS, readAllPages);
   const jobs = usePoll<PublicJobList>('/v1/jobs?limit=100', EVERY_MS);
   const failing = failingConnections(connections.data?.data ?? [], jobs.data?.data ?? []);
   const count = (list: Array<{ workspaceId: string }> | undefined, workspaceId: string) => list?.filter((item) => item.workspaceId === workspaceId).length ?? 0;

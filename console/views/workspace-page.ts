@@ -1,4 +1,5 @@
 import type { PublicConnectionList, PublicDestinationList, PublicSourceList, PublicWorkspace } from '../../core/hosted/types.generated.ts';
+import { readAllPages } from '../all-pages.ts';
 import { html } from '../html.ts';
 import { usePoll } from '../poll.ts';
 import { href } from '../route.ts';
@@ -17,10 +18,11 @@ const EVERY_MS = 10_000;
 /** A workspace: its sources, destinations and connections, with the actions the caller may take; its notification webhooks and their delivery log. */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   const workspace = usePoll<PublicWorkspace>(`/v1/workspaces/${workspaceId}`);
-  const scope = `workspaceIds=${workspaceId}&limit=100`;
-  const sources = usePoll<PublicSourceList>(`/v1/sources?${scope}`, EVERY_MS);
-  const destinations = usePoll<PublicDestinationList>(`/v1/destinations?${scope}`, EVERY_MS);
-  const connections = usePoll<PublicConnectionList>(`/v1/connections?${scope}`, EVERY_MS);
+  // Every page of each list: a workspace may hold more than the API's 100 a page.
+  const scope = `workspaceIds=${workspaceId}`;
+  const sources = usePoll<PublicSourceList>(`/v1/sources?${scope}`, EVERY_MS, readAllPages);
+  const destinations = usePoll<PublicDestinationList>(`/v1/destinations?${scope}`, EVERY_MS, readAllPages);
+  const connections = usePoll<PublicConnectionList>(`/v1/connections?${scope}`, EVERY_MS, readAllPages);
   const reauthorize = usePoll<PublicSourceList>(`/v1/workspaces/${workspaceId}/sources_needing_reauthorization`, EVERY_MS);
   const needing = new Set(reauthorize.data?.data.map((source) => source.sourceId));
   const canEdit = useCan('edit', workspaceId);
