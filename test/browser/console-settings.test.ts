@@ -13,6 +13,7 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
   let serverUrl: string;
   let receiver: WebhookReceiver;
   let reader: Awaited<ReturnType<typeof workspaceReader>>;
+  let supportId: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -20,7 +21,9 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     fx = await startHostedFixture('sqlite', { port, config: { publicUrl: serverUrl } });
     receiver = await WebhookReceiver.start();
     const response = await fx.http.post('v1/workspaces', { headers: bearer(await fx.operatorToken()), json: { name: 'Support' } });
-    reader = await workspaceReader(fx, JSON.parse(response.body).workspaceId);
+    supportId = JSON.parse(response.body).workspaceId;
+    await fx.http.post('v1/workspaces', { headers: bearer(await fx.operatorToken()), json: { name: 'Sales' } });
+    reader = await workspaceReader(fx, supportId);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -34,13 +37,14 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
-    await page.getByLabel('Source type', { exact: true }).fill('slack');
-    await page.getByLabel('Client id').fill('console-app');
-    await page.getByLabel('Client secret').fill('console-app-secret');
-    await page.getByRole('button', { name: 'Register OAuth app' }).click();
-    await page.getByText('The OAuth app for slack is registered.').waitFor();
+    const register = page.getByRole('form', { name: 'Register an OAuth app for the organization' });
+    await register.getByLabel('Source type', { exact: true }).fill('slack');
+    await register.getByLabel('Client id').fill('console-app');
+    await register.getByLabel('Client secret').fill('console-app-secret');
+    await register.getByRole('button', { name: 'Register OAuth app' }).click();
+    await page.getByText('The OAuth app for slack of the organization is registered.').waitFor();
     // The list, read from the API, shows the app by its client id, never its secret.
-    const app = page.getByRole('row', { name: /^slack console-app the organization/ });
+    const app = page.getByRole('table', { name: 'OAuth apps of the organization' }).getByRole('row', { name: /^slack console-app the organization/ });
     await app.waitFor();
     expect(await app.textContent()).toContain('console-app');
     expect(await page.content()).not.toContain('console-app-secret');
@@ -65,6 +69,50 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
       .toBe('workspace_runner');
     await consoleScreenshot(page, 'settings');
     expect(violations).toEqual([]);
+  });
+
+  it("registers a workspace's own OAuth app beside the organization's, per workspace, and deletes it", async () => {
+    const { page, violations } = await openConsole(browser, serverUrl, fx);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const section = page.getByRole('region', { name: "A workspace's own OAuth apps" });
+    const register = async (workspace: string, clientId: string) => {
+      await section.getByLabel('Workspace', { exact: true }).selectOption({ label: workspace });
+      const form = section.getByRole('form', { name: `Register an OAuth app for workspace ${workspace}` });
+      await form.getByLabel('Source type', { exact: true }).fill('slack');
+      await form.getByLabel('Client id').fill(clientId);
+      await form.getByLabel('Client secret').fill(`${clientId}-secret`);
+      await form.getByRole('button', { name: 'Register OAuth app' }).click();
+      await section.getByText(`The OAuth app for slack of workspace ${workspace} is registered.`).waitFor();
+      // Sent once: nothing of it stays in the form.
+      expect(await form.getByLabel('Client secret').inputValue()).toBe('');
+    };
+    await register('Sales', 'sales-app');
+    await register('Support', 'support-app');
+
+    // Support's list: its own app, and the organization's that serves it where it has none.
+    const table = section.getByRole('table', { name: 'OAuth apps of workspace Support' });
+    await table.getByRole('row', { name: /^slack support-app this workspace/ }).waitFor();
+    await table.getByRole('row', { name: /^slack console-app the organization/ }).waitFor();
+    expect(await table.getByText('sales-app').count()).toBe(0);
+    const content = await page.content();
+    for (const secret of ['support-app-secret', 'sales-app-secret', 'console-app-secret']) expect(content).not.toContain(secret);
+    const listed = JSON.parse((await fx.http.get(`v1/workspaces/${supportId}/oauthCredentials`, { headers: bearer(await fx.operatorToken()) })).body).data;
+    expect(listed.filter((app: { owner: string }) => app.owner === 'workspace')).toMatchObject([{ name: 'slack', clientId: 'support-app' }]);
+    await consoleScreenshot(page, 'workspace-oauth-apps');
+
+    // The organization's row offers no delete here; the workspace's own does.
+    expect(await table.getByRole('button').count()).toBe(1);
+    await table.getByRole('button', { name: 'Delete the slack app of workspace Support' }).click();
+    await section.getByText('The OAuth app for slack of workspace Support is deleted.').waitFor();
+    await expect.poll(() => table.getByRole('row', { name: /support-app/ }).count()).toBe(0);
+    await table.getByRole('row', { name: /^slack console-app the organization/ }).waitFor();
+    await section.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Sales' });
+    await section
+      .getByRole('table', { name: 'OAuth apps of workspace Sales' })
+      .getByRole('row', { name: /^slack sales-app this workspace/ })
+      .waitFor();
+    expect(violations).toEqual([]);
+    await page.close();
   });
 
   it("sets a workspace's notification webhook, tests it and reads its delivery log", async () => {
@@ -98,10 +146,12 @@ describe.skipIf(!browserAvailable())('console settings in a browser', { timeout:
     const { page } = await openConsole(browser, serverUrl, reader);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    await page.getByText('Only an organization administrator registers them.').waitFor();
-    expect(await page.getByRole('table', { name: 'Registered OAuth apps' }).count()).toBe(0);
+    await page.getByText('Only an administrator of the organization registers them.').waitFor();
+    await page.getByText('Only an administrator of workspace Support registers them.').waitFor();
+    expect(await page.getByRole('table', { name: /^OAuth apps of/ }).count()).toBe(0);
     for (const name of [/Register/, /Delete/, /Save webhook/, /Send a test/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
-    expect(await page.getByRole('combobox').count()).toBe(0);
+    // The workspace picker only chooses what to read; no permission is offered to change.
+    expect(await page.getByRole('combobox', { name: /^Permission/ }).count()).toBe(0);
     await consoleScreenshot(page, 'settings-reader');
     await page.getByRole('link', { name: 'Workspaces' }).click();
     await page.getByRole('link', { name: 'Support' }).click();
