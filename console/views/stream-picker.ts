@@ -2,8 +2,7 @@ import type { PublicStreamProperty } from '../../core/hosted/types.generated.ts'
 import type { ValidationIssue } from '../api.ts';
 import { FieldIssues } from '../field-issues.ts';
 import { html } from '../html.ts';
-import type { StreamChoice, StreamDraft, SyncMode } from '../stream-draft.ts';
-import { defaultMode } from '../stream-draft.ts';
+import { defaultMode, type StreamChoice, type StreamDraft, type SyncMode } from '../stream-draft.ts';
 
 interface Props {
   /** Makes the controls' ids unique on the page (the create form and an editor may both be open). */
