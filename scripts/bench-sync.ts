@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createRuntime } from '../index.ts';
@@ -61,6 +61,11 @@ let peakRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, 250);
+/** This thread's garbage collection time, in ms since it started: a share of the event loop's busy time. */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /** Seconds, records, peak RSS and CPU per record of a run, with a progress line every 10 s. */
@@ -73,6 +78,7 @@ async function timed(
   const started = performance.now();
   const loopBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
+  const gcBefore = gcMs;
   const sandboxCpuBefore = childCpuSeconds(sandbox.pid);
   const databaseCpuBefore = commandCpuSeconds('postgres');
   const progress = setInterval(
@@ -101,7 +107,7 @@ async function timed(
   // A local PostgreSQL server too (the jobs' own database is SQLite here: what it uses is the destination's).
   const databaseCores = (commandCpuSeconds('postgres') - databaseCpuBefore) / seconds;
   console.log(
-    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${cores.toFixed(2)} cores, ${cpuPerRecord.toFixed(1)} µs of CPU per record, peak RSS ${mb(peakRss)}; the sandbox ${sandboxCores.toFixed(2)} cores${databaseCores >= 0.01 ? `, PostgreSQL's server ${databaseCores.toFixed(2)}` : ''})`,
+    `${label}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s (event loop ${(loop * 100).toFixed(0)}% busy, ${((gcMs - gcBefore) / 1000).toFixed(1)} s of it collecting garbage, ${cores.toFixed(2)} cores, ${cpuPerRecord.toFixed(1)} µs of CPU per record, peak RSS ${mb(peakRss)}; the sandbox ${sandboxCores.toFixed(2)} cores${databaseCores >= 0.01 ? `, PostgreSQL's server ${databaseCores.toFixed(2)}` : ''})`,
   );
   return { records, seconds, peakRss, cpuPerRecord };
 }

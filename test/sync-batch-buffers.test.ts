@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CopyTextWriter } from '../core/hosted/sync/destinations/copy-text.ts';
-import { JsonBatchWriter, readJsonBatch } from '../core/hosted/sync/destinations/json-batch.ts';
+import { JsonBatchWriter } from '../core/hosted/sync/destinations/json-batch.ts';
+import { readJsonBatch } from './helpers/json-batch-records.ts';
 import { recordBytes } from '../core/hosted/sync/destinations/record-bytes.ts';
 
 /** The buffers the destinations reuse batch after batch: what goes in comes out whole, however large, and weighs what JSON weighs. */

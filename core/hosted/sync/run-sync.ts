@@ -23,8 +23,11 @@ import { WritePipeline } from './write-pipeline.ts';
  * 0.63 to 0.71 with 500; runs vary by a tenth); transactions of 1,000 rows are still cheap.
  */
 const WRITE_BATCH = 1000;
-/** Upstream pages read ahead while a batch is written. */
-const PAGES_AHEAD = 2;
+/**
+ * Upstream pages read ahead while a batch is written. One: each parsed page waiting is objects that
+ * live through collections (bench:sync: with two, more garbage promoted and no faster).
+ */
+const PAGES_AHEAD = 1;
 /** Records handed to the destination and not yet written: the reader runs ahead of the writer by this much. */
 const RECORDS_IN_FLIGHT = 8_000;
 
@@ -158,7 +161,8 @@ async function syncStream(
         const mapped = mapping.map(record);
         if (mapped) batch.push(mapped);
       }
-      if (batch.length >= WRITE_BATCH) await flush();
+      // At a page's end with half a batch in hand: a page's records handed over (and dead) before the next page is parsed.
+      if (batch.length >= WRITE_BATCH / 2) await flush();
     }
     await flush();
     await pipeline.drain();

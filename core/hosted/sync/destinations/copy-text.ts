@@ -21,9 +21,13 @@ export class CopyTextWriter {
 
   /** The rows' COPY data; valid until the next call, which reuses its bytes. */
   write(rows: SqlValue[][]): Buffer {
+    return this.writeLines(rows.map(copyLine));
+  }
+
+  /** Lines already in COPY's text format, each ending in a newline (copy-from-json.ts builds them). */
+  writeLines(lines: readonly string[]): Buffer {
     let at = 0;
-    for (const row of rows) {
-      const line = copyLine(row);
+    for (const line of lines) {
       this.buffer = withRoom(this.buffer, at, maxUtf8Bytes(line.length), Buffer.allocUnsafe);
       at += this.buffer.write(line, at);
     }
@@ -43,8 +47,13 @@ function copyLine(row: SqlValue[]): string {
     const value = row[i]!;
     if (value === null) line += '\\N';
     else if (typeof value !== 'string') line += String(value);
-    // Most values have nothing to escape: the test costs less than a replace that finds nothing.
-    else line += SPECIAL.test(value) ? value.replace(SPECIAL_EVERYWHERE, escaped) : value;
+    else line += copyEscaped(value);
   }
   return `${line}\n`;
+}
+
+/** A text value as COPY reads it back: its backslashes, tabs and line breaks escaped. */
+export function copyEscaped(value: string): string {
+  // Most values have nothing to escape: the test costs less than a replace that finds nothing.
+  return SPECIAL.test(value) ? value.replace(SPECIAL_EVERYWHERE, escaped) : value;
 }

@@ -45,20 +45,6 @@ export class JsonBatchWriter {
   }
 }
 
-/**
- * In the writer thread: the records of a batch, parsed one at a time as they are encoded, so each is
- * garbage before the next (decoding the whole batch at once, a string of megabytes, measured five
- * times the cost).
- */
-export function* readJsonBatch(batch: JsonBatch): Generator<Record<string, unknown>> {
-  const bytes = Buffer.from(batch.buffer);
-  let start = 0;
-  for (const end of batch.ends) {
-    yield JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>;
-    start = end;
-  }
-}
-
 function sharedBuffer(bytes: number): Buffer {
   return Buffer.from(new SharedArrayBuffer(bytes));
 }

@@ -1,19 +1,19 @@
 /**
  * The PostgreSQL destination's loader thread (see postgres-batch-loader.ts): each batch read from
- * shared memory, checked and encoded for its table's columns, and inserted by COPY over this
- * thread's own connection (postgres-session.ts's insert: straight in, or upserted through a
+ * shared memory, checked and encoded for its table's columns straight from its JSON (json-rows.ts),
+ * and inserted by COPY over this thread's own connection (postgres-session.ts's insert: straight in, or upserted through a
  * temporary table once a key was seen again).
  */
 import { workerData } from 'node:worker_threads';
 import type { InsertTarget } from './batch-loader.ts';
 import type { TableSpec, WriteContext } from './destination.ts';
-import { type JsonBatch, readJsonBatch } from './json-batch.ts';
+import { copyLinesFromJson } from './json-rows.ts';
+import type { JsonBatch } from './json-batch.ts';
 import { openClient, type PostgresReach } from './postgres-client.ts';
 import { connectPostgres, type PostgresSettings } from './postgres-connection.ts';
 import { POSTGRES_DIALECT } from './postgres-dialect.ts';
 import { PostgresSession } from './postgres-session.ts';
 import { CopyTextWriter } from './copy-text.ts';
-import { encodeRows } from './row-encoding.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { serveCalls } from '../../worker-calls.ts';
 
@@ -44,10 +44,10 @@ const copyText = new CopyTextWriter();
 function handle(call: LoaderCall): Promise<void> {
   if (call.op === 'close') return queue.run(() => session.close());
   const { target, table, context, batch } = call;
-  const rows = encodeRows(table, readJsonBatch(batch), context, POSTGRES_DIALECT);
-  if (rows.length === 0) return Promise.resolve();
+  const lines = copyLinesFromJson(table, batch, context, POSTGRES_DIALECT);
+  if (lines.length === 0) return Promise.resolve();
   // Its own copy: the writer's buffer serves the next batch while this one waits its turn.
-  const data = Buffer.from(copyText.write(rows));
+  const data = Buffer.from(copyText.writeLines(lines));
   return queue.run(() => session.insertCopyText(target.qualified, target.columns, data, target.conflict));
 }
 

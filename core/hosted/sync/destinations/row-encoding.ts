@@ -7,7 +7,7 @@ import type { SqlDialect } from './table-columns.ts';
 export type SqlValue = string | number | boolean | null;
 
 /** One row of `_airbyte_meta.changes`, as Airbyte destinations (v2) record a value they could not write. */
-interface MetaChange {
+export interface MetaChange {
   field: string;
   change: 'NULLED';
   reason: 'DESTINATION_SERIALIZATION_ERROR';
@@ -16,11 +16,18 @@ interface MetaChange {
 const DOES_NOT_FIT = Symbol('does not fit');
 type Encoder = (value: unknown) => SqlValue | typeof DOES_NOT_FIT;
 
-const INT64_LIMIT = 2 ** 63;
+export const INT64_LIMIT = 2 ** 63;
 /** An escape JSON.stringify writes for U+0000 (an escaped backslash followed by `u0000` is text, not one). */
 const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 /** An escape JSON.stringify writes for a lone UTF-16 surrogate: not JSON that PostgreSQL or DuckDB take. */
 const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/;
+
+/** Whether JSON text (as JSON.stringify writes it) can go in the dialect's JSON column: no lone surrogate, and no U+0000 where text cannot hold one. */
+export function jsonFits(encoded: string, dialect: SqlDialect): boolean {
+  // Most JSON has no \u escape at all: the regular expressions run only on what has one.
+  if (!encoded.includes('\\u')) return true;
+  return !(LONE_SURROGATE_ESCAPE.test(encoded) || (!dialect.textAllowsNul && NUL_ESCAPE.test(encoded)));
+}
 
 /**
  * Rows for the table's columns (see sqlColumns), from the records: each value checked against its
@@ -65,7 +72,7 @@ export function encodeRows(table: TableSpec, records: Iterable<Record<string, un
 }
 
 /** The key's values as one Map key (the value itself for a one-column key, the common case). */
-function primaryKeyOf(row: SqlValue[], keyIndexes: number[], table: TableSpec): unknown {
+export function primaryKeyOf(row: SqlValue[], keyIndexes: number[], table: TableSpec): unknown {
   if (keyIndexes.length === 1) return keyValue(row[keyIndexes[0]!], 0, table);
   // Length-prefixed, so no two keys join alike whatever their values hold.
   let key = '';
@@ -84,14 +91,17 @@ function keyValue(value: SqlValue | undefined, index: number, table: TableSpec):
   );
 }
 
+/** Whether text can go in the dialect's text column (a lone surrogate becomes U+FFFD on the way). */
+export function textFits(value: string, dialect: SqlDialect): boolean {
+  return dialect.textAllowsNul || !value.includes('\0');
+}
+
 function encoderFor(type: ColumnType, dialect: SqlDialect): Encoder {
   // A lone surrogate becomes U+FFFD, as it would on its way to any UTF-8 database.
-  const text = (value: string) => (dialect.textAllowsNul || !value.includes('\0') ? value.toWellFormed() : DOES_NOT_FIT);
+  const text = (value: string) => (textFits(value, dialect) ? value.toWellFormed() : DOES_NOT_FIT);
   const json = (value: unknown) => {
     const encoded = JSON.stringify(value);
-    // Most JSON has no \u escape at all: the regular expressions run only on what has one.
-    if (!encoded.includes('\\u')) return encoded;
-    return LONE_SURROGATE_ESCAPE.test(encoded) || (!dialect.textAllowsNul && NUL_ESCAPE.test(encoded)) ? DOES_NOT_FIT : encoded;
+    return jsonFits(encoded, dialect) ? encoded : DOES_NOT_FIT;
   };
   switch (type) {
     // As Airbyte's typing does: a scalar of another type as its text, an object or array as its JSON.

@@ -4,7 +4,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { type JsonBatch, readJsonBatch } from './json-batch.ts';
+import type { JsonBatch } from './json-batch.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { SqliteSession } from './sqlite-session.ts';
 import { dropTables, probeSession, TableLoad } from './table-load.ts';
@@ -40,7 +40,7 @@ async function handle(call: SqliteCall): Promise<number | undefined> {
       return;
     case 'write':
       // Read and encoded here, off the main thread (sqlite-destination.ts).
-      await loadOf(call.stream).write(readJsonBatch(call.batch));
+      await loadOf(call.stream).writeJson(call.batch);
       return;
     case 'commit':
       await loadOf(call.stream).commit();

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { InsertTarget } from './batch-loader.ts';
 import type { TableSpec, WriteContext, WriteMode } from './destination.ts';
-import { encodeRows } from './row-encoding.ts';
+import type { JsonBatch } from './json-batch.ts';
+import { rowsFromJson } from './json-rows.ts';
+import { encodeRows, type SqlValue } from './row-encoding.ts';
 import type { SqlSession } from './sql-session.ts';
 import { checkTableSpec, missingColumns, type SqlColumn, sqlColumns, stagingTableName } from './table-columns.ts';
 import { addColumnSql, createTableSql, dropTableSql, onConflictSql } from './table-sql.ts';
@@ -45,8 +47,16 @@ export class TableLoad {
 
   /** Writes the records in one transaction (their bytes are the caller's to count: record-bytes.ts); each is read once, in order. */
   async write(records: Iterable<Record<string, unknown>>): Promise<void> {
+    await this.insert(encodeRows(this.table, records, this.context, this.session.dialect));
+  }
+
+  /** Writes a batch of records' JSON texts (a writer thread's: json-batch.ts) in one transaction. */
+  writeJson(batch: JsonBatch): Promise<void> {
+    return this.insert(rowsFromJson(this.table, batch, this.context, this.session.dialect));
+  }
+
+  private async insert(rows: SqlValue[][]): Promise<void> {
     const { qualified, columns, conflict } = this.insertTarget();
-    const rows = encodeRows(this.table, records, this.context, this.session.dialect);
     if (rows.length === 0) return;
     await this.session.insert(qualified, columns, rows, conflict);
   }
