@@ -1,4 +1,5 @@
 import { parentPort, type ResourceLimits, Worker } from 'node:worker_threads';
+import { workerScript } from './worker-script.ts';
 
 /** What a worker answers for each call: its value (a write's bytes, a read's rows) or nothing, or why it failed. */
 export type WorkerReply = { seq: number; value?: unknown; error?: undefined } | { seq: number; error: string };
@@ -14,8 +15,8 @@ interface Thread<Result> {
 /**
  * Calls into a worker thread of ours (started at the first call), which serves them with
  * `serveCalls`: the SQLite writer threads of the context store and of sync destinations, and the
- * context store's reader threads. The worker module is TypeScript: tsx's loader is registered in the
- * thread before the module is imported.
+ * context store's reader threads. The worker module is TypeScript: the thread runs its bundle
+ * (worker-script.ts), or where there is none, registers tsx's loader before importing it.
  */
 export class WorkerCalls<Call, Result = number | undefined> {
   private thread: Thread<Result> | undefined;
@@ -74,9 +75,14 @@ export class WorkerCalls<Call, Result = number | undefined> {
 
   private started(): Thread<Result> {
     if (this.thread) return this.thread;
+    const limits = this.resourceLimits ? { resourceLimits: this.resourceLimits } : {};
+    const script = workerScript(this.module);
     const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(this.module.href)}); });`;
     const thread: Thread<Result> = {
-      worker: new Worker(bootstrap, { eval: true, workerData: this.workerData, ...(this.resourceLimits ? { resourceLimits: this.resourceLimits } : {}) }),
+      // A bundle needs none of the process's flags (its --import of tsx above all).
+      worker: script
+        ? new Worker(script, { workerData: this.workerData, execArgv: [], ...limits })
+        : new Worker(bootstrap, { eval: true, workerData: this.workerData, ...limits }),
       pending: new Map(),
     };
     const { worker, pending } = thread;
