@@ -38,8 +38,10 @@ export async function* readStream(source: StreamSource, stream: SyncStreamSpec, 
     let newest = cursors[partition.key];
     for await (const page of pagesOf(source, stream.name, params)) {
       const records = page.records;
-      // Fresh objects of this page: the parent's fields are set on them rather than copied into new ones.
-      if (Object.keys(partition.fields).length > 0) for (const record of records) Object.assign(record, partition.fields);
+      // Each record copied with the parent's fields rather than given them in place: a field added to a
+      // completed record (nulls added past its JSON's own) turned most of them into slow dictionary-mode
+      // objects, costlier to serialize than the copy (measured on Slack messages: 2.5 against 2.0 µs).
+      if (Object.keys(partition.fields).length > 0) for (let i = 0; i < records.length; i++) records[i] = { ...records[i], ...partition.fields };
       if (incremental) newest = newestOf(records, incremental.cursorField, newest);
       yield { records };
     }
