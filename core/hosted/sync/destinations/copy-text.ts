@@ -24,7 +24,7 @@ export class CopyTextWriter {
     return this.writeLines(rows.map(copyLine));
   }
 
-  /** Lines already in COPY's text format, each ending in a newline (copy-from-json.ts builds them). */
+  /** Lines already in COPY's text format, each ending in a newline (json-rows.ts builds them). */
   writeLines(lines: readonly string[]): Buffer {
     let at = 0;
     for (const line of lines) {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { carriedChanges, type MapperChange } from '../mappers/record-changes.ts';
 import { copyEscaped } from './copy-text.ts';
 import type { ColumnType, TableSpec, WriteContext } from './destination.ts';
 import type { JsonBatch } from './json-batch.ts';
-import { INT64_LIMIT, jsonFits, type MetaChange, primaryKeyOf, type SqlValue, textFits } from './row-encoding.ts';
+import { BatchRows, INT64_LIMIT, jsonFits, type SqlValue, textFits } from './row-encoding.ts';
 import { META_COLUMN, type SqlDialect } from './table-columns.ts';
 
 const QUOTE = 0x22;
@@ -25,60 +24,55 @@ const COPY_NULL = '\\N';
  * most of their garbage.
  */
 export function rowsFromJson(table: TableSpec, batch: JsonBatch, context: WriteContext, dialect: SqlDialect): SqlValue[][] {
-  return scanBatch(table, batch, context, dialect, false, (row, id, extractedAt, meta) => {
-    const values = row.values.slice();
-    values.push(id, extractedAt, meta);
-    return values;
-  }) as SqlValue[][];
+  const rows = new BatchRows<SqlValue[]>(table, context, (values, added) => [...values, ...added]);
+  scanBatch(table, batch, dialect, undefined, (values, carried, nulled) => rows.add(values, carried, nulled));
+  return rows.rows;
 }
 
 /** The same rows as COPY text lines (copy-text.ts's format, each ending in a newline), for PostgreSQL's loader. */
 export function copyLinesFromJson(table: TableSpec, batch: JsonBatch, context: WriteContext, dialect: SqlDialect): string[] {
   const width = table.columns.length;
-  return scanBatch(table, batch, context, dialect, true, (row, id, extractedAt, meta) => {
-    const copies = row.copies;
+  // The values' COPY text, then the added values': one array, joined into each line.
+  const copies: string[] = new Array(width + 3);
+  const lines = new BatchRows<string>(table, context, (_values, [id, extractedAt, meta]) => {
     copies[width] = id;
     copies[width + 1] = extractedAt;
     copies[width + 2] = `${copyEscaped(meta)}\n`;
     // One flat string per line: concatenating value by value builds a tree of strings, garbage to collect.
     return copies.join('\t');
-  }) as string[];
+  });
+  scanBatch(table, batch, dialect, copies, (values, carried, nulled) => lines.add(values, carried, nulled));
+  return lines.rows;
 }
 
 /** A row being scanned: its values as encodeRows gives them, and (for COPY) as COPY's text writes them. */
 interface ScannedRow {
   values: SqlValue[];
-  copies: string[];
-  forCopy: boolean;
+  copies: string[] | undefined;
 }
 
-type RowBuilder = (row: ScannedRow, id: string, extractedAt: string, meta: string) => SqlValue[] | string;
-
-/** Each record scanned into `row` and built; a key seen twice in the batch keeps its last record, in the first one's place (as encodeRows does). */
+/**
+ * Each record of the batch scanned into its column values (and, given `copies`, their COPY text),
+ * reused record after record, and handed to `take` with the mappers' changes and the fields that
+ * did not fit.
+ */
 function scanBatch(
   table: TableSpec,
   batch: JsonBatch,
-  context: WriteContext,
   dialect: SqlDialect,
-  forCopy: boolean,
-  build: RowBuilder,
-): Array<SqlValue[] | string> {
+  copies: string[] | undefined,
+  take: (values: SqlValue[], carried: MapperChange[] | undefined, nulled: string[] | undefined) => void,
+): void {
   const columnOf = new Map(table.columns.map((column, index) => [column.name, index]));
   const types = table.columns.map((column) => column.type);
-  const keyIndexes = table.primaryKey.map((key) => columnOf.get(key)!);
-  const keyPositions = keyIndexes.map((_, position) => position);
-  const extractedAt = new Date().toISOString();
-  const cleanMeta = JSON.stringify({ changes: [], sync_id: context.syncId });
   const bytes = Buffer.from(batch.buffer);
-  const byKey = new Map<unknown, number>();
-  const built: Array<SqlValue[] | string> = [];
-  const row: ScannedRow = { values: new Array(types.length), copies: new Array(types.length + 3), forCopy };
+  const row: ScannedRow = { values: new Array(types.length), copies };
   let start = 0;
   for (const end of batch.ends) {
     const text = bytes.toString('utf8', start, end);
     start = end;
     row.values.fill(null);
-    if (forCopy) row.copies.fill(COPY_NULL, 0, types.length);
+    copies?.fill(COPY_NULL, 0, types.length);
     let metaText: string | undefined;
     let nulled: string[] | undefined;
     forEachField(text, (name, from, to) => {
@@ -91,29 +85,8 @@ function scanBatch(
       nulled ??= [];
       nulled.push(name);
     });
-    // The mappers' changes first: they happened before the destination saw the record.
-    let changes: Array<MetaChange | MapperChange> | undefined =
-      metaText === undefined ? undefined : carriedChanges({ [META_COLUMN]: JSON.parse(metaText) as unknown });
-    if (nulled) {
-      changes ??= [];
-      for (const field of nulled) changes.push({ field, change: 'NULLED', reason: 'DESTINATION_SERIALIZATION_ERROR' });
-    }
-    const meta = changes ? JSON.stringify({ changes, sync_id: context.syncId }) : cleanMeta;
-    const result = build(row, randomUUID(), extractedAt, meta);
-    if (keyIndexes.length === 0) {
-      built.push(result);
-      continue;
-    }
-    const key = primaryKeyOf(
-      keyIndexes.map((index) => row.values[index]!),
-      keyPositions,
-      table,
-    );
-    const earlier = byKey.get(key);
-    if (earlier === undefined) byKey.set(key, built.push(result) - 1);
-    else built[earlier] = result;
+    take(row.values, metaText === undefined ? undefined : carriedChanges({ [META_COLUMN]: JSON.parse(metaText) as unknown }), nulled);
   }
-  return built;
 }
 
 /** Calls `visit` with each top-level field's name and where its value's text starts and ends, in a record's compact JSON. */
@@ -213,6 +186,6 @@ function encodeValue(type: ColumnType, text: string, from: number, to: number, d
       break;
   }
   row.values[index] = value;
-  if (row.forCopy) row.copies[index] = copy ?? copyEscaped(value as string);
+  if (row.copies) row.copies[index] = copy ?? copyEscaped(value as string);
   return true;
 }

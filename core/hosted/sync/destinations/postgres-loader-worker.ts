@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL destination's loader thread (see postgres-batch-loader.ts): each batch read from
  * shared memory, checked and encoded for its table's columns straight from its JSON (json-rows.ts),
- * and inserted by COPY over this thread's own connection (postgres-session.ts's insert: straight in, or upserted through a
- * temporary table once a key was seen again).
+ * and inserted by COPY over this thread's own connection (postgres-session.ts's insert: straight in,
+ * or upserted through a temporary table once a key was seen again).
  */
 import { workerData } from 'node:worker_threads';
 import type { InsertTarget } from './batch-loader.ts';

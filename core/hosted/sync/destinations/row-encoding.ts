@@ -7,7 +7,7 @@ import type { SqlDialect } from './table-columns.ts';
 export type SqlValue = string | number | boolean | null;
 
 /** One row of `_airbyte_meta.changes`, as Airbyte destinations (v2) record a value they could not write. */
-export interface MetaChange {
+interface MetaChange {
   field: string;
   change: 'NULLED';
   reason: 'DESTINATION_SERIALIZATION_ERROR';
@@ -37,42 +37,72 @@ export function jsonFits(encoded: string, dialect: SqlDialect): boolean {
  */
 export function encodeRows(table: TableSpec, records: Iterable<Record<string, unknown>>, context: WriteContext, dialect: SqlDialect): SqlValue[][] {
   const encoders = table.columns.map((column) => encoderFor(column.type, dialect));
-  const keyIndexes = table.primaryKey.map((key) => table.columns.findIndex((column) => column.name === key));
-  const extractedAt = new Date().toISOString();
-  const cleanMeta = JSON.stringify({ changes: [], sync_id: context.syncId });
-  const byKey = new Map<unknown, number>();
-  const rows: SqlValue[][] = [];
   const names = table.columns.map((column) => column.name);
+  const rows = new BatchRows<SqlValue[]>(table, context, (values, tail) => {
+    values.push(...tail);
+    return values;
+  });
   for (const record of records) {
-    const row: SqlValue[] = new Array(names.length + 3);
-    // The mappers' changes first: they happened before the destination saw the record.
-    let changes: Array<MetaChange | MapperChange> | undefined = carriedChanges(record);
+    const values: SqlValue[] = new Array(names.length);
+    let nulled: string[] | undefined;
     for (let i = 0; i < names.length; i++) {
       const value = record[names[i]!];
       const encoded = value === undefined || value === null ? null : encoders[i]!(value);
       if (encoded === DOES_NOT_FIT) {
-        changes ??= [];
-        changes.push({ field: names[i]!, change: 'NULLED', reason: 'DESTINATION_SERIALIZATION_ERROR' });
+        nulled ??= [];
+        nulled.push(names[i]!);
       }
-      row[i] = encoded === DOES_NOT_FIT ? null : encoded;
+      values[i] = encoded === DOES_NOT_FIT ? null : encoded;
     }
-    row[names.length] = randomUUID();
-    row[names.length + 1] = extractedAt;
-    row[names.length + 2] = changes ? JSON.stringify({ changes, sync_id: context.syncId }) : cleanMeta;
-    if (keyIndexes.length === 0) {
-      rows.push(row);
-      continue;
-    }
-    const key = primaryKeyOf(row, keyIndexes, table);
-    const earlier = byKey.get(key);
-    if (earlier === undefined) byKey.set(key, rows.push(row) - 1);
-    else rows[earlier] = row;
+    rows.add(values, carriedChanges(record), nulled);
   }
-  return rows;
+  return rows.rows;
+}
+
+/**
+ * A batch's rows as they are encoded (encodeRows, json-rows.ts): each row built from its column values
+ * and the three values Airbyte's destinations add (its id, the extraction time, its `_airbyte_meta`);
+ * with a primary key, a key seen twice keeps its last row, in the first one's place.
+ */
+export class BatchRows<Row> {
+  readonly rows: Row[] = [];
+  private readonly keyIndexes: number[];
+  private readonly byKey = new Map<unknown, number>();
+  private readonly extractedAt = new Date().toISOString();
+  private readonly cleanMeta: string;
+
+  constructor(
+    private readonly table: TableSpec,
+    private readonly context: WriteContext,
+    /** The row from its column values (the caller's to keep or reuse) and its added values. */
+    private readonly build: (values: SqlValue[], added: [id: string, extractedAt: string, meta: string]) => Row,
+  ) {
+    this.keyIndexes = table.primaryKey.map((key) => table.columns.findIndex((column) => column.name === key));
+    this.cleanMeta = JSON.stringify({ changes: [], sync_id: context.syncId });
+  }
+
+  /** Adds a row; `carried` are the mappers' changes, `nulled` the fields that did not fit their column. */
+  add(values: SqlValue[], carried: MapperChange[] | undefined, nulled: string[] | undefined): void {
+    // The mappers' changes first: they happened before the destination saw the record.
+    const changes: Array<MetaChange | MapperChange> | undefined = nulled
+      ? [...(carried ?? []), ...nulled.map((field): MetaChange => ({ field, change: 'NULLED', reason: 'DESTINATION_SERIALIZATION_ERROR' }))]
+      : carried;
+    const meta = changes ? JSON.stringify({ changes, sync_id: this.context.syncId }) : this.cleanMeta;
+    // The key before building: a builder may reuse the values.
+    const key = this.keyIndexes.length === 0 ? undefined : primaryKeyOf(values, this.keyIndexes, this.table);
+    const row = this.build(values, [randomUUID(), this.extractedAt, meta]);
+    if (key === undefined) {
+      this.rows.push(row);
+      return;
+    }
+    const earlier = this.byKey.get(key);
+    if (earlier === undefined) this.byKey.set(key, this.rows.push(row) - 1);
+    else this.rows[earlier] = row;
+  }
 }
 
 /** The key's values as one Map key (the value itself for a one-column key, the common case). */
-export function primaryKeyOf(row: SqlValue[], keyIndexes: number[], table: TableSpec): unknown {
+function primaryKeyOf(row: SqlValue[], keyIndexes: number[], table: TableSpec): unknown {
   if (keyIndexes.length === 1) return keyValue(row[keyIndexes[0]!], 0, table);
   // Length-prefixed, so no two keys join alike whatever their values hold.
   let key = '';
