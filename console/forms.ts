@@ -28,7 +28,7 @@ export function useSubmit(action: (fields: FormData) => Promise<void>) {
 }
 
 /** A JSON object typed in a textarea; a syntax error is the user's to fix before anything is sent. */
-export function parseJsonField(fields: FormData, name: string, label: string): Record<string, unknown> {
+function parseJsonField(fields: FormData, name: string, label: string): Record<string, unknown> {
   try {
     const value = JSON.parse(String(fields.get(name) ?? '{}'));
     if (value && typeof value === 'object' && !Array.isArray(value)) return value;

@@ -25,9 +25,10 @@ interface Watched {
   withdrawal?: AbortController;
 }
 
+/** A leader's read as the other tabs hear it; without `answer`, nothing changed since the last one. */
 interface Shared {
   key: string;
-  answer: Answer;
+  answer?: Answer;
   etag?: string;
   readAt: number;
 }
@@ -55,6 +56,11 @@ async function readAndShare(entry: Watched): Promise<void> {
     const error = failure instanceof ApiError ? failure : new ApiError(0, 'The server could not be reached. Check your connection; the console retries.');
     answer = { error: { status: error.status, detail: error.detail } };
   }
+  // A read that changed nothing (a 304, or every page of a list a 304) answers the object it answered last: told as such, not sent again.
+  if (answer.data !== undefined && answer.data === entry.last?.data) {
+    openChannel().postMessage({ key: entry.key, readAt } satisfies Shared);
+    return;
+  }
   deliver(entry, answer);
   const message: Shared = { key: entry.key, answer, etag: answer.error ? undefined : rememberedRead(entry.path)?.etag, readAt };
   openChannel().postMessage(message);
@@ -65,6 +71,7 @@ function heard({ key, answer, etag, readAt }: Shared): void {
   const entry = watched.get(key);
   if (!entry) return;
   entry.readAt = Math.max(entry.readAt, readAt);
+  if (!answer) return;
   if (answer.error?.status === 401) signedOut.dispatchEvent(new Event('signed-out'));
   if (etag && rememberedRead(entry.path)?.etag === etag && entry.last?.data !== undefined) return;
   if (etag && answer.data !== undefined) rememberRead(entry.path, etag, answer.data);

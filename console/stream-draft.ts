@@ -1,3 +1,4 @@
+import { defaultSyncMode } from '../core/hosted/cloud-api/default-sync-mode.ts';
 import type { PublicStreamConfiguration, PublicStreamProperty } from '../core/hosted/types.generated.ts';
 
 export type SyncMode = NonNullable<PublicStreamConfiguration['syncMode']>;
@@ -11,9 +12,9 @@ export interface StreamChoice {
 /** The streams chosen, by name: a stream absent from it is not synced. */
 export type StreamDraft = Record<string, StreamChoice>;
 
-/** Deduplicated where the stream can be, else its first mode: the API's own default. */
+/** The API's own default mode for the stream (default-sync-mode.ts). */
 export function defaultMode(property: PublicStreamProperty): SyncMode {
-  return property.syncModes.includes('incremental_deduped_history') ? 'incremental_deduped_history' : (property.syncModes[0] ?? 'full_refresh_overwrite');
+  return defaultSyncMode(property.syncModes) ?? 'full_refresh_overwrite';
 }
 
 /** The draft a connection's configured streams make; none configured means every stream of the source, each in its default mode. */

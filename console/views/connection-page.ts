@@ -14,7 +14,7 @@ const EVERY_MS = 10_000;
 const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
 
 /** `PT1H2M3S` (how the API gives a job's duration) in seconds. */
-export function durationSeconds(iso: string): number {
+function durationSeconds(iso: string): number {
   const [, h = '0', m = '0', s = '0'] = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(iso) ?? [];
   return Number(h) * 3600 + Number(m) * 60 + Number(s);
 }
@@ -22,8 +22,9 @@ export function durationSeconds(iso: string): number {
 /** A connection: its streams and schedule, its actions, and its history: each finished run's duration and records, plotted, and its jobs. */
 export function ConnectionPage({ connectionId }: { connectionId: string }) {
   const connection = usePoll<PublicConnection>(`/v1/connections/${connectionId}`, EVERY_MS);
-  const jobs = usePoll<PublicJobList>(`/v1/jobs?connectionId=${connectionId}&limit=100&orderBy=createdAt|ASC`, EVERY_MS);
-  const runs = (jobs.data?.data ?? []).filter((job) => job.jobType !== 'reset' && job.jobType !== 'clear' && ENDED.has(job.status));
+  // The newest 100 jobs, plotted oldest first.
+  const jobs = usePoll<PublicJobList>(`/v1/jobs?connectionId=${connectionId}&limit=100&orderBy=createdAt|DESC`, EVERY_MS);
+  const runs = (jobs.data?.data ?? []).filter((job) => job.jobType !== 'reset' && job.jobType !== 'clear' && ENDED.has(job.status)).reverse();
   const found = connection.data;
   const canEdit = useCan('edit', found?.workspaceId);
   const [editing, setEditing] = useState(false);

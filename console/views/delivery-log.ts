@@ -1,9 +1,17 @@
 import type { NotificationDeliveryList } from '../../core/hosted/types.generated.ts';
 import { html } from '../html.ts';
-import { StatusBadge } from '../states.ts';
+import type { Polled } from '../poll.ts';
+import { Empty, ErrorNote, StatusBadge } from '../states.ts';
 
-/** A webhook's deliveries, newest first (the organization's and each workspace's log read alike). */
-export function DeliveryLog({ deliveries, caption }: { deliveries: NotificationDeliveryList | undefined; caption: string }) {
+/** A webhook's delivery log, newest first (the organization's and each workspace's read alike): its heading, what failed reading it, or its deliveries. */
+export function DeliveryLog({ log, caption }: { log: Polled<NotificationDeliveryList>; caption: string }) {
+  return html`<h3>Delivery log</h3>
+    <${ErrorNote} error=${log.error} />
+    ${log.data?.data.length === 0 && html`<${Empty}>Nothing sent yet.<//>`}
+    <${DeliveryTable} deliveries=${log.data} caption=${caption} />`;
+}
+
+function DeliveryTable({ deliveries, caption }: { deliveries: NotificationDeliveryList | undefined; caption: string }) {
   if (!deliveries || deliveries.data.length === 0) return null;
   return html`<div class="table-wrap"><table>
     <caption class="visually-hidden">${caption}</caption>

@@ -40,9 +40,6 @@ export function WebhookSettings() {
       </form>
       ${webhook.data && html`<form onSubmit=${test.onSubmit}><button type="submit" class="secondary" disabled=${test.busy}>Send a test message</button><${ErrorNote} error=${test.error} /></form>`}`
     }
-    <h3>Delivery log</h3>
-    <${ErrorNote} error=${deliveries.error} />
-    ${deliveries.data?.data.length === 0 && html`<${Empty}>Nothing sent yet.<//>`}
-    <${DeliveryLog} deliveries=${deliveries.data} caption="Webhook deliveries, newest first" />
+    <${DeliveryLog} log=${deliveries} caption="Webhook deliveries, newest first" />
   </section>`;
 }

@@ -81,9 +81,6 @@ export function WorkspaceNotifications({ workspace, onChanged }: { workspace: Pu
         </form>`
       }`
     }
-    <h3>Delivery log</h3>
-    <${ErrorNote} error=${deliveries.error} />
-    ${deliveries.data?.data.length === 0 && html`<${Empty}>Nothing sent yet.<//>`}
-    <${DeliveryLog} deliveries=${deliveries.data} caption="The workspace's notification deliveries, newest first" />
+    <${DeliveryLog} log=${deliveries} caption="The workspace's notification deliveries, newest first" />
   </section>`;
 }

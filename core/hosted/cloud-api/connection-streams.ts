@@ -6,6 +6,7 @@ import type { SyncStreamSpec } from '../sync/sync-streams.ts';
 import type { SelectedStream } from '../sync/sync-target.ts';
 import type { PublicStreamConfiguration } from '../types.generated.ts';
 import type { Loc } from './actor-kind.ts';
+import { defaultSyncMode } from './default-sync-mode.ts';
 import { maskedMapper } from './mapper-secrets.ts';
 
 type Available = Pick<SyncStreamSpec, 'name' | 'supportedSyncModes' | 'primaryKey' | 'cursorField' | 'columns'>;
@@ -17,9 +18,9 @@ type StoredMappers = NonNullable<SelectedStream['mappers']>;
  */
 export type ConnectionStream = SelectedStream;
 
-/** Deduplicated by key where the stream can be, as Airbyte's default is for incremental streams. */
+/** The stream's mode when none is chosen (default-sync-mode.ts). */
 export function defaultMode(stream: Available): SelectedStream['syncMode'] {
-  return stream.supportedSyncModes.includes('incremental_deduped_history') ? 'incremental_deduped_history' : stream.supportedSyncModes[0]!;
+  return defaultSyncMode(stream.supportedSyncModes)!;
 }
 
 /** Whether the stream is read incrementally in some mode: its cursor (a field, or a change feed's token) is then the source's. */
