@@ -7,24 +7,24 @@ const ECHO = new URL('./fixtures/workers/echo-worker.ts', import.meta.url);
 const LOCATED = new URL('./fixtures/workers/located-worker.ts', import.meta.url);
 
 describe('worker threads run their module bundled, without tsx', () => {
-  it('bundles a worker module into plain JavaScript under node_modules/.cache, once per process', () => {
-    const script = workerScript(ECHO);
+  it('bundles a worker module into plain JavaScript under node_modules/.cache, once per process', async () => {
+    const script = await workerScript(ECHO);
     expect(script).toMatch(/node_modules\/\.cache\/plugboard-workers\/echo-worker-[0-9a-f]{16}\.mjs$/);
     const code = readFileSync(script!, 'utf8');
     // Plain JavaScript: the type arguments are gone, the worker-calls module is inside.
     expect(code).not.toContain('serveCalls<');
     expect(code).toContain('parentPort');
-    expect(workerScript(ECHO)).toBe(script);
+    expect(await workerScript(ECHO)).toBe(script);
   });
 
-  it('bundles every worker module of the product', () => {
+  it('bundles every worker module of the product', async () => {
     for (const module of [
       '../core/hosted/sync/destinations/sqlite-worker.ts',
       '../core/hosted/sync/destinations/postgres-loader-worker.ts',
       '../core/hosted/context-store/sqlite-write-worker.ts',
       '../core/hosted/context-store/sqlite-read-worker.ts',
     ])
-      expect(workerScript(new URL(module, import.meta.url)), module).toMatch(/\.mjs$/);
+      expect(await workerScript(new URL(module, import.meta.url)), module).toMatch(/\.mjs$/);
   });
 
   it('answers calls from a bundled thread', async () => {
@@ -37,7 +37,7 @@ describe('worker threads run their module bundled, without tsx', () => {
   });
 
   it('runs a module that reads its own location through tsx instead, where it lies', async () => {
-    expect(workerScript(LOCATED)).toBeUndefined();
+    expect(await workerScript(LOCATED)).toBeUndefined();
     const calls = new WorkerCalls<{ n: number }, string>(LOCATED, undefined, 'the located thread');
     try {
       expect(await calls.call({ n: 1 })).toBe(LOCATED.href);

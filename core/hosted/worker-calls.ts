@@ -10,6 +10,8 @@ type Waiting<Result> = { resolve: (value: Result) => void; reject: (error: Error
 interface Thread<Result> {
   worker: Worker;
   pending: Map<number, Waiting<Result>>;
+  /** Why it ended, once it did: a call that waited for its start fails with it. */
+  ended?: Error;
 }
 
 /**
@@ -19,7 +21,8 @@ interface Thread<Result> {
  * (worker-script.ts), or where there is none, registers tsx's loader before importing it.
  */
 export class WorkerCalls<Call, Result = number | undefined> {
-  private thread: Thread<Result> | undefined;
+  /** Starting, or started: calls wait for it in the order they were made. */
+  private thread: Promise<Thread<Result>> | undefined;
   private seq = 0;
 
   constructor(
@@ -36,8 +39,10 @@ export class WorkerCalls<Call, Result = number | undefined> {
     return this.thread !== undefined;
   }
 
-  call(call: Call): Promise<Result> {
-    const { worker, pending } = this.started();
+  async call(call: Call): Promise<Result> {
+    const thread = await this.started();
+    if (thread.ended) throw thread.ended;
+    const { worker, pending } = thread;
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
       pending.set(seq, { resolve, reject });
@@ -55,7 +60,7 @@ export class WorkerCalls<Call, Result = number | undefined> {
       await this.call(last);
     } finally {
       this.thread = undefined;
-      await thread.worker.terminate();
+      await (await thread.catch(() => undefined))?.worker.terminate();
     }
   }
 
@@ -65,18 +70,31 @@ export class WorkerCalls<Call, Result = number | undefined> {
    * returns to JavaScript, and until then it burns its own core, never the caller's event loop.
    */
   async abandon(reason: Error): Promise<void> {
-    const thread = this.thread;
-    if (!thread) return;
+    const starting = this.thread;
+    if (!starting) return;
     this.thread = undefined;
+    const thread = await starting.catch(() => undefined);
+    if (!thread) return;
     failAll(thread, reason);
     thread.worker.unref();
     await thread.worker.terminate().catch(() => undefined);
   }
 
-  private started(): Thread<Result> {
-    if (this.thread) return this.thread;
+  private started(): Promise<Thread<Result>> {
+    if (!this.thread) {
+      const starting = this.start();
+      this.thread = starting;
+      // A thread that could not start is started again by the next call.
+      starting.catch(() => {
+        if (this.thread === starting) this.thread = undefined;
+      });
+    }
+    return this.thread;
+  }
+
+  private async start(): Promise<Thread<Result>> {
     const limits = this.resourceLimits ? { resourceLimits: this.resourceLimits } : {};
-    const script = workerScript(this.module);
+    const script = await workerScript(this.module);
     const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(this.module.href)}); });`;
     const thread: Thread<Result> = {
       // A bundle needs none of the process's flags (its --import of tsx above all).
@@ -94,18 +112,19 @@ export class WorkerCalls<Call, Result = number | undefined> {
       else waiting?.reject(new Error(reply.error));
     });
     // A thread that died fails what it held; the next call starts another.
+    const current = this.thread;
     const fail = (error: Error) => {
-      if (this.thread === thread) this.thread = undefined;
+      if (this.thread === current) this.thread = undefined;
       failAll(thread, error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`${this.label} exited (code ${code})`)));
-    this.thread = thread;
     return thread;
   }
 }
 
 function failAll<Result>(thread: Thread<Result>, error: Error): void {
+  thread.ended ??= error;
   for (const waiting of thread.pending.values()) waiting.reject(error);
   thread.pending.clear();
 }
