@@ -14,7 +14,11 @@ export interface SqlSession {
   transaction(statements: string[]): Promise<void>;
   /** Replaces `table` with the staging table in one transaction, names and all as if it had been created as `table`. */
   swap(staging: string, table: string): Promise<void>;
-  /** Inserts the rows (values in `columns` order) in one transaction; `conflict` ends each insert statement. */
-  insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string): Promise<void>;
+  /**
+   * Inserts the rows (values in `columns` order) in one transaction; `conflict` ends each insert
+   * statement. Into a `staging` table, which nothing reads before its swap, a session may commit
+   * the rows later, together with the next batches' (all of them before any other operation).
+   */
+  insert(qualified: string, columns: SqlColumn[], rows: SqlValue[][], conflict: string, staging?: boolean): Promise<void>;
   close(): Promise<void>;
 }

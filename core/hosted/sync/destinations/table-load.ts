@@ -14,6 +14,8 @@ import { addColumnSql, createTableSql, dropTableSql, onConflictSql } from './tab
  */
 export class TableLoad {
   private state: 'open' | 'committed' | 'aborted' = 'open';
+  /** Why a write failed: the table may lack that batch and others, so it is never swapped in. */
+  private failed: unknown;
 
   private constructor(
     private readonly session: SqlSession,
@@ -58,7 +60,13 @@ export class TableLoad {
   private async insert(rows: SqlValue[][]): Promise<void> {
     const { qualified, columns, conflict } = this.insertTarget();
     if (rows.length === 0) return;
-    await this.session.insert(qualified, columns, rows, conflict);
+    try {
+      await this.session.insert(qualified, columns, rows, conflict, this.mode === 'overwrite');
+    } catch (error) {
+      // A session may have undone earlier batches not committed yet with this one: the load cannot be committed.
+      this.failed = error;
+      throw error;
+    }
   }
 
   /** Where a BatchLoader inserts this load's rows: the staging table (or the table), its columns, the end of each insert. */
@@ -70,6 +78,10 @@ export class TableLoad {
 
   async commit(): Promise<void> {
     this.expectOpen('commit');
+    if (this.failed !== undefined)
+      throw new Error(
+        `cannot commit table ${JSON.stringify(this.table.name)}: a write failed (${this.failed instanceof Error ? this.failed.message : String(this.failed)})`,
+      );
     if (this.mode === 'overwrite') {
       await this.session.swap(this.target, this.table.name);
     }
