@@ -8,8 +8,10 @@ export default defineConfig({
     // wait on sockets: three at a time on a 2-core machine, where vitest's default (cores - 1) runs one
     // (measured on it: `npm test` 545 s with two, 468 s with three).
     maxWorkers: 3,
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Hang detectors, not speed checks: on a slow 2-core machine running three files at once, a file's
+    // server start (the official API document compiled) took over 20 s and a restarted server 40.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     globalSetup: ['test/helpers/destination-database.setup.ts', 'test/helpers/skipped-validations.setup.ts'],
     setupFiles: ['test/helpers/skipped-validations.after-file.ts'],
   },

@@ -67,8 +67,10 @@ describe.skipIf(!documents)('plugboard/cloud against Prism mocks of the official
     });
     // The library keeps only a workspace's own items of a list, and the mock's items name the one
     // workspace id it generates: the tests use that workspace, as GET /workspaces/{id} answers it.
-    const { workspaceId } = await new CloudWorkspace({ workspaceId: SOME_ID, config }).connect();
-    workspace = new CloudWorkspace({ workspaceId, config });
+    // Prism checks a request against the document's hundreds of connector schemas, compiled at the
+    // first one: 40 s on a quiet 2-core machine, more beside other test files.
+    const { workspaceId } = await new CloudWorkspace({ workspaceId: SOME_ID, config, timeoutMs: SLOW }).connect();
+    workspace = new CloudWorkspace({ workspaceId, config, timeoutMs: SLOW });
   }, SLOW);
 
   afterEach(async () => {

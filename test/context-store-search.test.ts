@@ -67,7 +67,7 @@ beforeAll(async () => {
     data[entity] = { catalog, records: raw[entity], documents: documentsOf(catalog, raw[entity]) };
   }
   P = picks();
-}, 30_000);
+});
 
 afterAll(async () => {
   await fx?.sandbox.close();
@@ -506,7 +506,7 @@ describe.each(BACKENDS)('context store search on %s', (backend) => {
       expect(written).toHaveLength(documents.length);
       await store.setEntityState(connectorId, entity, 'ready', new Date());
     }
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await store?.close();

@@ -57,7 +57,7 @@ describe.each(BACKENDS)('a lone common text condition on %s', (backend) => {
       await store.setEntityState(connectorId, entity, 'ready', new Date());
       documents[entity] = documentsOf(catalog, records);
     }
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await store?.close();

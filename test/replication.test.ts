@@ -112,7 +112,7 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
     const id = await createChat();
     const state = await untilSettled(id);
     expect(state.status, state.error ?? '').toBe('ready');
-  }, 30_000);
+  });
 
   it('joins public channels the bot is not in when join_channels is true', async () => {
     const without = await createChat({ start_date: '2000-01-01T00:00:00Z', lookback_window: 0, join_channels: false });
@@ -198,5 +198,5 @@ describe('replication schedule', () => {
     } finally {
       await fixture.close();
     }
-  }, 30_000);
+  });
 });
