@@ -112,6 +112,7 @@ export class WorkerCalls<Call, Result = number | undefined> {
       else waiting?.reject(new Error(reply.error));
     });
     // A thread that died fails what it held; the next call starts another.
+    // The promise started() stored for this start (set before start() first awaited): a later thread's is not this one's to clear.
     const current = this.thread;
     const fail = (error: Error) => {
       if (this.thread === current) this.thread = undefined;

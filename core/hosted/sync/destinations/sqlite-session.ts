@@ -73,10 +73,11 @@ export class SqliteSession implements SqlSession {
     // One array of values reused for every statement: slicing and flattening rows made garbage per statement.
     const values: SqlValue[] = new Array(perStatement * columns.length);
     const db = this.opened();
-    if (!staging) this.commitHeld();
-    else this.throwIfHeldLost();
-    // Held rows stay in an open transaction; better-sqlite3 runs the batch's own as a savepoint inside it.
-    if (staging && !db.inTransaction) db.exec('BEGIN');
+    if (staging) {
+      this.throwIfHeldLost();
+      // Held rows stay in an open transaction; better-sqlite3 runs the batch's own as a savepoint inside it.
+      if (!db.inTransaction) db.exec('BEGIN');
+    } else this.commitHeld();
     const insertBatch = db.transaction(() => {
       let next = 0;
       for (; next + perStatement <= rows.length; next += perStatement) {
