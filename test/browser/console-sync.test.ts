@@ -96,7 +96,10 @@ describe.skipIf(!browserAvailable())('console syncs in a browser', { timeout: 12
     await page.getByText(/records written by the previous run/).waitFor();
     await expect.poll(jobStatus, { timeout: 60_000 }).toBe('succeeded');
     const bar = page.locator('#progress-bar');
-    expect(Number(await bar.getAttribute('value'))).toBe(Number(await bar.getAttribute('max')));
+    // The page learns of the end at its next read of the job (each second), then reads the progress once more.
+    await expect
+      .poll(async () => ({ value: await bar.getAttribute('value'), max: await bar.getAttribute('max') }), { timeout: 15_000 })
+      .toSatisfy(({ value, max }) => value !== null && value === max);
 
     const points = Number(await page.locator('#throughput .chart-box').getAttribute('data-points'));
     expect(points).toBeGreaterThanOrEqual(3);
