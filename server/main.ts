@@ -2,10 +2,11 @@
 import { baseUrlVariable } from './base-url-settings.ts';
 import { configFromEnv } from './config.ts';
 import { exitOnConfigurationError } from './exit-on-configuration-error.ts';
-import { startServer } from './start.ts';
 
 const { config, server } = await exitOnConfigurationError('Plugboard did not start: ', async () => {
   const config = configFromEnv();
+  // The server's modules load only once the settings are known good: a misconfigured start fails at once.
+  const { startServer } = await import('./start.ts');
   return { config, server: await startServer(config) };
 });
 if (server.firstApplication) {
