@@ -111,8 +111,8 @@ export class WorkerCalls<Call, Result = number | undefined> {
       if (reply.error === undefined) waiting?.resolve(reply.value as Result);
       else waiting?.reject(new Error(reply.error));
     });
-    // A thread that died fails what it held; the next call starts another.
-    // The promise started() stored for this start (set before start() first awaited): a later thread's is not this one's to clear.
+    // A thread that died fails what it held, and the next call starts another; `current` is the promise
+    // stored for this start, so a later thread's is never cleared by this one's death.
     const current = this.thread;
     const fail = (error: Error) => {
       if (this.thread === current) this.thread = undefined;
