@@ -5,7 +5,7 @@
  * user (0700, files 0600), an older install's included.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -295,5 +295,15 @@ describe('the data directory', () => {
     const instance = await start({ PLUGBOARD_DATA_DIR: dataDir });
     expect(instance.url, instance.output.stderr).not.toBeNull();
     expectPrivate(dataDir);
+  });
+});
+
+describe('what a start loads', () => {
+  it.runIf(existsSync('/proc/self/maps'))("a server that writes no DuckDB file has not loaded DuckDB's library (about 30 MB of every start)", async () => {
+    const instance = await start({ PLUGBOARD_DATA_DIR: join(tempDir(), 'data') });
+    expect(instance.url, instance.output.stderr).not.toBeNull();
+    const mapped = readFileSync(`/proc/${instance.pid}/maps`, 'utf8');
+    expect(mapped).toContain('better_sqlite3.node');
+    expect(mapped).not.toMatch(/duckdb/i);
   });
 });

@@ -41,6 +41,7 @@ export interface ServerProcess {
   output: { stdout: string; stderr: string };
   /** The exit code when it ended without listening. */
   exitCode: number | null;
+  pid: number;
   stop(): Promise<void>;
   /** Sends the process a signal (SIGKILL: a crash, nothing shut down) and waits for it to end. */
   kill(signal: NodeJS.Signals): Promise<void>;
@@ -70,12 +71,13 @@ export function startServerProcess(env: Record<string, string>, options: { cwd?:
         firstApplication: printed ? (JSON.parse(printed) as NewApplicationCredentials) : null,
         output,
         exitCode: null,
+        pid: child.pid!,
         stop,
         kill,
       });
     };
     child.stdout!.on('data', onData);
-    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, stop, kill }));
+    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, pid: child.pid!, stop, kill }));
   });
 }
 
