@@ -8,13 +8,14 @@
  *   npm run admin -- rotate-signing-key                           new token-signing key; live tokens stay valid
  */
 import { Command } from 'commander';
-import { BUILTIN_CONNECTORS } from '../connectors/builtin.ts';
-import { createHostedRuntime, type HostedRuntime } from '../core/hosted/hosted-runtime.ts';
+import type { HostedRuntime } from '../core/hosted/hosted-runtime.ts';
 import { configFromEnv } from '../server/config.ts';
 import { exitOnConfigurationError } from '../server/exit-on-configuration-error.ts';
 
 async function withHosted<T>(work: (hosted: HostedRuntime) => Promise<T>): Promise<T> {
   const config = configFromEnv();
+  // Loaded once the settings passed: a refused setting ends the command at once, not after the whole runtime loads.
+  const [{ createHostedRuntime }, { BUILTIN_CONNECTORS }] = await Promise.all([import('../core/hosted/hosted-runtime.ts'), import('../connectors/builtin.ts')]);
   const hosted = await createHostedRuntime({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
