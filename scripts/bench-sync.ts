@@ -3,15 +3,16 @@
  * messages; the sandbox in a child process, as the real upstream is) into SQLite, and into PostgreSQL
  * when `--postgres <url>` or TEST_DATABASE_URL names a database (its own schema, dropped at the end),
  * through the same job worker the server runs. The floor is reading the same streams through the same
- * reader without writing; one read warms the sandbox up first. Each round reads and then syncs,
- * once per destination, so that each sync is compared with the floor measured just before it (the
- * machine's speed drifts), for `--rounds` rounds (BENCH_ROUNDS, default 3; the machine is shared and
- * noisy), and the medians of those ratios are reported. `--destinations postgres` leaves SQLite out. Prints progress, every rate, each run's
- * CPU per record (this process's threads together; the sandbox and the database server not) and peak
- * RSS; then the medians `read_cpu_us_per_record`, `<destination>_cpu_us_per_record`,
- * `<destination>_peak_rss_mb`, `postgres_sync_over_read` and `postgres_sync_records_per_s`; last lines
- * `sync_over_read=<median of the rounds' SQLite sync rate / read rate>` and `sync_records_per_s=<median
- * SQLite sync rate>`. The ratio of the median rates is printed too, as `<…>_over_read_of_medians`.
+ * reader without writing. After one read that warms the sandbox up, floor reads and syncs alternate,
+ * one sync per destination a round, for `--rounds` rounds (BENCH_ROUNDS, default 3; the machine is
+ * shared and noisy); each sync is compared with the mean rate of the reads just before and after it,
+ * and the medians of those ratios are reported. `--destinations postgres` leaves SQLite out. Prints
+ * progress, every rate, each run's CPU per record (this process's threads together; the sandbox and
+ * the database server not) and peak RSS; then the medians `read_cpu_us_per_record`,
+ * `<destination>_cpu_us_per_record`, `<destination>_peak_rss_mb`, and for PostgreSQL then SQLite
+ * `…_over_read_of_medians` (the median sync rate over the median of every floor read),
+ * `…_over_read` (the median of the syncs' ratios) and `…_records_per_s`: last
+ * `sync_over_read=<SQLite's median ratio>` and `sync_records_per_s=<median SQLite sync rate>`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,7 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
-/** Seconds, records, peak RSS and CPU per record of a run, with a progress line every 10 s. */
+/** Seconds, records, peak RSS and CPU per record of a run, with a progress line every 5 s. */
 async function timed(
   label: string,
   run: (count: (n: number) => void) => Promise<void>,
@@ -115,10 +116,10 @@ async function timed(
 }
 
 /** The floor: the streams read through the sync's reader (same pages, same parents), nothing written. */
-async function readOnly() {
+async function readOnly(label = 'read (floor)') {
   const instance = runtime.instance('chat', { credentials: { token: TOKEN }, base_url: baseUrl });
   const source = { connector, execute: (request: ExecuteRequest) => instance.execute(request) as Promise<ExecuteResult>, settings: {} };
-  return timed('read (floor)', async (count) => {
+  return timed(label, async (count) => {
     for (const stream of STREAMS)
       for await (const item of readStream(source, findSyncStream(connector, stream.name)!)) if ('records' in item) count(item.records.length);
   });
@@ -192,23 +193,28 @@ try {
   const runs = Object.fromEntries(
     DESTINATIONS.map((type) => [type, { rates: [] as number[], ratios: [] as number[], peaks: [] as number[], cpu: [] as number[] }]),
   );
-  // Not counted: a fresh sandbox serves its first million records slower (its code not yet optimized), which would flatter the first ratio.
-  console.log('warming the sandbox up');
-  await readOnly();
+  const floor = async () => {
+    const read = await readOnly();
+    readRates.push(read.records / read.seconds);
+    readCpu.push(read.cpuPerRecord);
+    return read;
+  };
+  // A fresh sandbox serves its first million records slower than later ones: the floor read against it would flatter the first ratio.
+  await readOnly('warm-up read (not counted)');
+  let before = await floor();
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`round ${round} of ${ROUNDS}`);
     for (const type of DESTINATIONS) {
-      // The floor read just before the sync it is compared with.
-      const read = await readOnly();
-      readRates.push(read.records / read.seconds);
-      readCpu.push(read.cpuPerRecord);
       const synced = await sync(`sync into ${LABELS[type]}`, destinationFor(type, round), round);
-      if (synced.records !== read.records) throw new Error(`the sync into ${type} wrote ${synced.records} records, the read gave ${read.records}`);
+      if (synced.records !== before.records) throw new Error(`the sync into ${type} wrote ${synced.records} records, the read gave ${before.records}`);
+      // Reads on both sides: the machine (and the sandbox) drift as the runs go on, and a floor read only before would favour the sync.
+      const after = await floor();
       const rate = synced.records / synced.seconds;
       runs[type]!.rates.push(rate);
-      runs[type]!.ratios.push(rate / (read.records / read.seconds));
+      runs[type]!.ratios.push(rate / ((before.records / before.seconds + after.records / after.seconds) / 2));
       runs[type]!.peaks.push(synced.peakRss);
       runs[type]!.cpu.push(synced.cpuPerRecord);
+      before = after;
     }
   }
   clearInterval(sampler);
@@ -216,7 +222,7 @@ try {
   for (const type of DESTINATIONS) {
     const { rates, ratios, peaks } = runs[type]!;
     console.log(
-      `${LABELS[type]} sync records/s per round: ${rates.map(Math.round).join(', ')}; over the read before it: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}; peak RSS per round: ${peaks.map(mb).join(', ')}`,
+      `${LABELS[type]} sync records/s per round: ${rates.map(Math.round).join(', ')}; over the reads around it: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}; peak RSS per round: ${peaks.map(mb).join(', ')}`,
     );
   }
   console.log('target: sync_over_read >= 0.7 into SQLite with peak RSS under 256 MB; postgres_sync_over_read >= 0.7');
@@ -225,16 +231,13 @@ try {
     console.log(`${type}_cpu_us_per_record=${median(runs[type]!.cpu).toFixed(1)}`);
     console.log(`${type}_peak_rss_mb=${Math.round(median(runs[type]!.peaks) / 2 ** 20)}`);
   }
-  const readRate = median(readRates);
-  if (runs.postgres) {
-    console.log(`postgres_sync_over_read_of_medians=${(median(runs.postgres.rates) / readRate).toFixed(3)}`);
-    console.log(`postgres_sync_over_read=${median(runs.postgres.ratios).toFixed(3)}`);
-    console.log(`postgres_sync_records_per_s=${Math.round(median(runs.postgres.rates))}`);
-  }
-  if (runs.sqlite) {
-    console.log(`sync_over_read_of_medians=${(median(runs.sqlite.rates) / readRate).toFixed(3)}`);
-    console.log(`sync_over_read=${median(runs.sqlite.ratios).toFixed(3)}`);
-    console.log(`sync_records_per_s=${Math.round(median(runs.sqlite.rates))}`);
+  // SQLite's lines last, unprefixed: the issue's names for them.
+  for (const type of (['postgres', 'sqlite'] as const).filter((type) => runs[type])) {
+    const { rates, ratios } = runs[type]!;
+    const name = type === 'sqlite' ? 'sync' : 'postgres_sync';
+    console.log(`${name}_over_read_of_medians=${(median(rates) / median(readRates)).toFixed(3)}`);
+    console.log(`${name}_over_read=${median(ratios).toFixed(3)}`);
+    console.log(`${name}_records_per_s=${Math.round(median(rates))}`);
   }
 } finally {
   clearInterval(sampler);

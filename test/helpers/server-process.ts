@@ -54,6 +54,7 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>, options: { cwd?: string } = {}): Promise<ServerProcess> {
   const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
   const output = collectOutput(child);
+  const pid = child.pid!;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const kill = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -71,13 +72,13 @@ export function startServerProcess(env: Record<string, string>, options: { cwd?:
         firstApplication: printed ? (JSON.parse(printed) as NewApplicationCredentials) : null,
         output,
         exitCode: null,
-        pid: child.pid!,
+        pid,
         stop,
         kill,
       });
     };
     child.stdout!.on('data', onData);
-    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, pid: child.pid!, stop, kill }));
+    void exited.then((code) => resolve({ url: null, firstApplication: null, output, exitCode: code, pid, stop, kill }));
   });
 }
 

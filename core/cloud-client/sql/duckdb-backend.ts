@@ -1,3 +1,4 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { type Dialect, Kysely, sql } from 'kysely';
 import { DuckDbDialect } from 'kysely-duckdb';
 import { MOTHERDUCK_PATH } from '../../hosted/sync/destinations/duckdb-destination.ts';
@@ -18,13 +19,10 @@ export function openDuckDbBackend(config: Configuration, localRoot: string | und
     throw new InputError(`duckdb destination: MotherDuck (destination_path ${JSON.stringify(path)}) is not supported`, 'destination_path');
   const file = fileUnderLocalRoot(localRoot, path, 'duckdb');
   const schema = optionalString(config, 'duckdb', 'schema', 'main');
-  // DuckDB's library is loaded with the first query of a DuckDB destination, not with the client.
   const instance = new Lazy(() =>
-    import('@duckdb/node-api')
-      .then(({ DuckDBInstance }) => DuckDBInstance.create(file, { access_mode: 'READ_ONLY' }))
-      .catch((error: unknown) => {
-        throw new CloudError(`cannot open duckdb file ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }),
+    DuckDBInstance.create(file, { access_mode: 'READ_ONLY' }).catch((error: unknown) => {
+      throw new CloudError(`cannot open duckdb file ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }),
   );
   // kysely-duckdb's declarations name Kysely's CommonJS types, this module its ESM ones: the same classes at run time.
   const dialect = new DuckDbDialect({ database: instance.forEngine }) as unknown as Dialect;

@@ -19,7 +19,7 @@ export async function leaseDuckDbFile(file: string): Promise<DuckDbLease> {
   let entry = open.get(file);
   if (!entry) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    // DuckDB's library is loaded with the first file (about 30 MB of memory and a quarter second a process without one never pays).
+    // DuckDB's library is loaded with the first file: a server that writes none is spared its memory (14 to 19 MB of RSS measured).
     entry = { instance: import('@duckdb/node-api').then(({ DuckDBInstance }) => DuckDBInstance.create(file)), leases: 0 };
     open.set(file, entry);
   }
