@@ -231,7 +231,7 @@ try {
     console.log(`${type}_cpu_us_per_record=${median(runs[type]!.cpu).toFixed(1)}`);
     console.log(`${type}_peak_rss_mb=${Math.round(median(runs[type]!.peaks) / 2 ** 20)}`);
   }
-  // SQLite's lines last, unprefixed: the issue's names for them.
+  // SQLite's lines last and unprefixed, the names its targets go by (docs/sync.md).
   for (const type of (['postgres', 'sqlite'] as const).filter((type) => runs[type])) {
     const { rates, ratios } = runs[type]!;
     const name = type === 'sqlite' ? 'sync' : 'postgres_sync';

@@ -41,6 +41,7 @@ export interface ServerProcess {
   output: { stdout: string; stderr: string };
   /** The exit code when it ended without listening. */
   exitCode: number | null;
+  /** The child's process id, to read what it holds (`/proc/<pid>/maps`). */
   pid: number;
   stop(): Promise<void>;
   /** Sends the process a signal (SIGKILL: a crash, nothing shut down) and waits for it to end. */
