@@ -5,6 +5,7 @@ import { workerScript } from '../core/hosted/worker-script.ts';
 
 const ECHO = new URL('./fixtures/workers/echo-worker.ts', import.meta.url);
 const LOCATED = new URL('./fixtures/workers/located-worker.ts', import.meta.url);
+const RESOLVING = new URL('./fixtures/workers/resolving-worker.ts', import.meta.url);
 
 describe('worker threads run their module bundled, without tsx', () => {
   it('bundles a worker module into plain JavaScript under node_modules/.cache, once per process', async () => {
@@ -36,11 +37,21 @@ describe('worker threads run their module bundled, without tsx', () => {
     }
   });
 
-  it('runs a module that reads its own location through tsx instead, where it lies', async () => {
-    expect(await workerScript(LOCATED)).toBeUndefined();
+  it("bundles a module that reads its own URL with its source's location", async () => {
+    expect(await workerScript(LOCATED)).toMatch(/\.mjs$/);
     const calls = new WorkerCalls<{ n: number }, string>(LOCATED, undefined, 'the located thread');
     try {
       expect(await calls.call({ n: 1 })).toBe(LOCATED.href);
+    } finally {
+      await calls.close({ n: 0 });
+    }
+  });
+
+  it('runs a module that resolves from its own location through tsx instead, where it lies', async () => {
+    expect(await workerScript(RESOLVING)).toBeUndefined();
+    const calls = new WorkerCalls<{ n: number }, string>(RESOLVING, undefined, 'the resolving thread');
+    try {
+      expect(await calls.call({ n: 1 })).toBe(ECHO.href);
     } finally {
       await calls.close({ n: 0 });
     }

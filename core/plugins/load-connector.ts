@@ -6,6 +6,7 @@ import { ConnectorLoadError } from '../errors.ts';
 import { compileManifestConnector } from '../manifests/connector/compile-manifest.ts';
 import { typeFromPath } from '../manifests/connector/entity-names.ts';
 import { type ConnectorDefinition, isManifestPackage } from '../sdk/index.ts';
+import { importModule } from '../modules/import-module.ts';
 import { checkDefinition } from './definition-checks.ts';
 import { CompiledConnector } from './compiled-connector.ts';
 import { compileSchemas } from './schema-compilation.ts';
@@ -24,7 +25,7 @@ export async function loadConnectorModule(specifier: string, ajv: Ajv): Promise<
   const path = specifierKind(specifier) === 'path' ? resolve(specifier) : undefined;
   if (path !== undefined && MANIFEST_FILE.test(path)) return loadManifestFile(specifier, path);
   try {
-    module = (await import(path === undefined ? specifier : pathToFileURL(path).href)) as Record<string, unknown>;
+    module = await importModule(path === undefined ? specifier : pathToFileURL(path).href);
   } catch (error) {
     // Name what was imported: a relative path's meaning depends on the working directory.
     const tried = path ?? JSON.stringify(specifier);

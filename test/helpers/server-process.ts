@@ -5,9 +5,11 @@ import type { NewApplicationCredentials } from '../../core/hosted/applications.t
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+/** The server runs as `npm start` runs it: bundled into plain JavaScript by this launcher, without tsx. */
+const RUN_BUNDLED = fileURLToPath(new URL('../../scripts/run-bundled.mjs', import.meta.url));
 
 /**
- * Children run as `npm start` does, `node --import tsx` (tsx resolved from here, whatever the child's
+ * Scripts run as `npm run` does, `node --import tsx` (tsx resolved from here, whatever the child's
  * working directory). The tsx CLI would relay a SIGTERM and kill the child outright when it takes
  * over 30 ms to acknowledge it, as happens on a loaded machine.
  */
@@ -53,7 +55,7 @@ export interface ServerProcess {
  * `cwd`: where it runs (default the repository), which relative paths in its settings start from.
  */
 export function startServerProcess(env: Record<string, string>, options: { cwd?: string } = {}): Promise<ServerProcess> {
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
+  const child = spawn(process.execPath, [RUN_BUNDLED, MAIN], { cwd: options.cwd ?? ROOT, env: cleanEnv(env) });
   const output = collectOutput(child);
   const pid = child.pid!;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,0 +1,2 @@
+/** See bundle-module.mjs: a TypeScript module bundled into a plain JavaScript file under node_modules/.cache/<cache>; its path. */
+export function bundleModule(file: string, cache: string): Promise<string>;

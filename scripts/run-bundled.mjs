@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `node scripts/run-bundled.mjs <entry.ts> [args]`: runs a TypeScript entry point (the server's,
+// a benchmark's) bundled into plain JavaScript, so the process has no module loader thread (tsx's
+// costs about 30 MB of RSS for as long as the process lives). The bundle is made at each start
+// (under a second) and kept in node_modules/.cache; connectors loaded later by path are bundled as
+// they come (core/modules/import-module.ts).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundleModule } from '../core/modules/bundle-module.mjs';
+
+const [entry, ...args] = process.argv.slice(2);
+if (!entry) {
+  console.error('usage: node scripts/run-bundled.mjs <entry.ts> [args...]');
+  process.exit(2);
+}
+const file = resolve(entry);
+// The entry sees the argv it would see run directly: itself, then its arguments.
+process.argv.splice(1, process.argv.length - 1, file, ...args);
+let bundle;
+try {
+  bundle = await bundleModule(file, 'plugboard-bundles');
+} catch (error) {
+  // esbuild's message names each file and line it could not take; its stack says nothing more.
+  console.error(`${entry} could not be bundled: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+await import(pathToFileURL(bundle).href);
