@@ -1,12 +1,18 @@
 #!/usr/bin/env node
 // `node scripts/run-bundled.mjs <entry.ts> [args]`: runs a TypeScript entry point (the server's,
 // a benchmark's) bundled into plain JavaScript, so the process has no module loader thread (tsx's
-// costs about 30 MB of RSS for as long as the process lives). The bundle is made at each start
-// (under a second) and kept in node_modules/.cache; connectors loaded later by path are bundled as
-// they come (core/modules/import-module.ts).
+// costs about 30 MB of RSS for as long as the process lives), and with a heap kept nearer its live
+// size. The bundle is made at each start (under a second) and kept in node_modules/.cache;
+// connectors loaded later by path are bundled as they come (core/modules/import-module.ts).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { bundleModule } from '../core/modules/bundle-module.mjs';
+
+// Each thread's heap grows to 1.5 times what its last full collection left live, not up to 4 times (V8
+// reads the flag at each such step): a sync's peak RSS measured 205 to 223 MB against 265 to 279, no
+// slower (docs/sync.md).
+setFlagsFromString('--heap-growing-percent=50');
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {

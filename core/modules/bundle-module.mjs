@@ -1,7 +1,7 @@
 // Plain JavaScript: the launcher (scripts/run-bundled.mjs) runs it before any TypeScript can be loaded.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -31,15 +31,38 @@ export async function bundleModule(file, cache) {
     plugins: [packagesOutside, ownLocation],
   });
   const code = built.outputFiles[0].text;
-  const script = join(folder, `${basename(file, extname(file))}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-  if (!existsSync(script)) {
+  const name = basename(file, extname(file));
+  const script = join(folder, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  if (existsSync(script)) {
+    // Marked as in use, so that pruning spares it.
+    const now = new Date();
+    await utimes(script, now, now).catch(() => undefined);
+  } else {
     await mkdir(folder, { recursive: true });
     // Written whole under another name first: another process may start from it meanwhile.
     const partial = `${script}.${process.pid}.partial`;
     await writeFile(partial, code);
     await rename(partial, script);
   }
+  await pruneOlder(folder, name, script);
   return script;
+}
+
+/** Unused for this long, an older bundle of the same module is deleted: each edit of the sources makes one. */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes the module's other bundles not used for a day (a process still starting from one has long since loaded it). */
+async function pruneOlder(folder, name, kept) {
+  const pattern = new RegExp(`^${name.replace(/[^\w-]/g, '\\$&')}-[0-9a-f]{16}\\.mjs$`);
+  for (const entry of await readdir(folder).catch(() => [])) {
+    const path = join(folder, entry);
+    if (path === kept || !pattern.test(entry)) continue;
+    const used = await stat(path).then(
+      (found) => found.mtimeMs,
+      () => Date.now(),
+    );
+    if (Date.now() - used > STALE_MS) await unlink(path).catch(() => undefined);
+  }
 }
 
 /**
