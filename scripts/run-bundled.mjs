@@ -5,13 +5,13 @@
 // size. The bundle is made at each start (under a second) and kept in node_modules/.cache;
 // connectors loaded later by path are bundled as they come (core/modules/import-module.ts).
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { bundleModule } from '../core/modules/bundle-module.mjs';
 
 // Each thread's heap grows to 1.5 times what its last full collection left live, not up to 4 times (V8
-// reads the flag at each such step): a sync's peak RSS measured 205 to 223 MB against 265 to 279, no
-// slower (docs/sync.md).
+// reads the flag at each such step): a sync's peak RSS measured 214 to 257 MB against 304 to 317,
+// about 5% slower (docs/sync.md).
 setFlagsFromString('--heap-growing-percent=50');
 
 const [entry, ...args] = process.argv.slice(2);
@@ -27,7 +27,13 @@ try {
   bundle = await bundleModule(file, 'plugboard-bundles');
 } catch (error) {
   // esbuild's message names each file and line it could not take; its stack says nothing more.
-  console.error(`${entry} could not be bundled: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  if (error instanceof Error && 'errors' in error) {
+    console.error(`${entry} could not be bundled: ${error.message}`);
+    process.exit(1);
+  }
+  // No writable node_modules/.cache (a read-only install): run through tsx's loader, as before.
+  console.error(`${entry} runs through tsx, not bundled: ${error instanceof Error ? error.message : String(error)}`);
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 }
-await import(pathToFileURL(bundle).href);
+await import(pathToFileURL(bundle ?? file).href);

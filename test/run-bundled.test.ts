@@ -4,6 +4,9 @@
  * it loads by path (TypeScript, importing `plugboard/sdk`) as it would run directly.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -25,7 +28,7 @@ describe('scripts/run-bundled.mjs', () => {
     const seen = JSON.parse(run.stdout) as Record<string, unknown>;
     // Plain JavaScript from the cache: no --import, the code on the stack is the bundle's.
     expect(seen.execArgv).toEqual([]);
-    expect(seen.runningFrom).toMatch(/node_modules\/\.cache\/plugboard-bundles\/entry-[0-9a-f]{16}\.mjs/);
+    expect(seen.runningFrom).toMatch(/node_modules\/\.cache\/plugboard-bundles\/entry-[0-9a-f]{8}-[0-9a-f]{16}\.mjs/);
     // Its own location and arguments as if run directly.
     expect(seen.url).toBe(ENTRY.href);
     expect(seen.argv).toEqual(['one', '--two']);
@@ -44,5 +47,20 @@ describe('scripts/run-bundled.mjs', () => {
     const run = await runBundled(['test/fixtures/bundled/missing.ts']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^test\/fixtures\/bundled\/missing.ts could not be bundled: .*Could not resolve .*missing.ts/s);
+  });
+
+  it('runs an entry with no node_modules above it (nowhere to keep a bundle) through tsx, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plugboard-run-'));
+    try {
+      const entry = join(dir, 'hello.ts');
+      writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+      writeFileSync(entry, "const greeting: string = 'hello from tsx';\nconsole.log(greeting);\n");
+      const run = await runBundled([entry]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('hello from tsx\n');
+      expect(run.stderr).toContain(`runs through tsx, not bundled: no node_modules folder above ${entry}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

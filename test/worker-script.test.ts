@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WorkerCalls } from '../core/hosted/worker-calls.ts';
 import { workerScript } from '../core/hosted/worker-script.ts';
@@ -10,12 +10,19 @@ const RESOLVING = new URL('./fixtures/workers/resolving-worker.ts', import.meta.
 describe('worker threads run their module bundled, without tsx', () => {
   it('bundles a worker module into plain JavaScript under node_modules/.cache, once per process', async () => {
     const script = await workerScript(ECHO);
-    expect(script).toMatch(/node_modules\/\.cache\/plugboard-workers\/echo-worker-[0-9a-f]{16}\.mjs$/);
+    expect(script).toMatch(/node_modules\/\.cache\/plugboard-workers\/echo-worker-[0-9a-f]{8}-[0-9a-f]{16}\.mjs$/);
     const code = readFileSync(script!, 'utf8');
     // Plain JavaScript: the type arguments are gone, the worker-calls module is inside.
     expect(code).not.toContain('serveCalls<');
     expect(code).toContain('parentPort');
     expect(await workerScript(ECHO)).toBe(script);
+  });
+
+  it('bundles again a worker module whose file went (another process pruned it, the cache was emptied)', async () => {
+    const script = await workerScript(ECHO);
+    rmSync(script!);
+    expect(await workerScript(ECHO)).toBe(script);
+    expect(existsSync(script!)).toBe(true);
   });
 
   it('bundles every worker module of the product', async () => {

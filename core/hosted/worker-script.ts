@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { bundleModule } from '../modules/bundle-module.mjs';
+import { bundleModule, markUsed } from '../modules/bundle-module.mjs';
 
 /** Each worker module's bundle (or undefined: none could be made), made once per process. */
 const bundles = new Map<string, Promise<string | undefined>>();
@@ -11,15 +11,20 @@ const bundles = new Map<string, Promise<string | undefined>>();
  * measured, 10 MB of RSS and 30 ms to start, against 34 MB and 130 ms through tsx. Undefined where
  * it cannot be: the bundle would still read its own location (an `import.meta` other than its URL,
  * dirname or filename), or there is no writable cache; the caller then runs the module through tsx.
- * Bundled off the event loop (esbuild's service), which a synchronous build would hold.
+ * Bundled off the event loop (esbuild's service), which a synchronous build would hold, once per
+ * process unless the file goes.
  */
-export function workerScript(module: URL): Promise<string | undefined> {
-  let script = bundles.get(module.href);
-  if (!script) {
-    script = bundle(fileURLToPath(module));
-    bundles.set(module.href, script);
+export async function workerScript(module: URL): Promise<string | undefined> {
+  const making = bundles.get(module.href);
+  if (making) {
+    const script = await making;
+    // Marked at each thread's start, so that no other process prunes it; made again if gone all the same.
+    if (script === undefined || (await markUsed(script))) return script;
+    if (bundles.get(module.href) !== making) return bundles.get(module.href);
   }
-  return script;
+  const made = bundle(fileURLToPath(module));
+  bundles.set(module.href, made);
+  return made;
 }
 
 async function bundle(file: string): Promise<string | undefined> {

@@ -1,18 +1,20 @@
 // Plain JavaScript: the launcher (scripts/run-bundled.mjs) runs it before any TypeScript can be loaded.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { build } from 'esbuild';
 
 /**
  * Bundles a TypeScript module (and the project's modules it imports) into one plain JavaScript file,
  * its packages left for Node to load from node_modules, and answers the file's path. The file is
- * written under node_modules/.cache/<cache> (nearest up from the module), named by its content, so
- * a changed module gets a new file and processes side by side never write the same one. Each source
- * file's `import.meta` becomes its own location, so the bundle finds what lies beside the sources
- * (migrations, assets, worker modules, connectors). Throws where there is no writable cache.
+ * written under node_modules/.cache/<cache> (nearest up from the module), named by the module's
+ * name and path and by its content, so a changed module gets a new file and processes side by side
+ * never write the same one. Each source file's `import.meta` becomes its own location, so the bundle
+ * finds what lies beside the sources (migrations, assets, worker modules, connectors). Throws where
+ * esbuild cannot bundle it (its `errors` name each file and line), or there is no writable cache.
  * @param {string} file
  * @param {string} cache
  * @returns {Promise<string>}
@@ -26,34 +28,42 @@ export async function bundleModule(file, cache) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // Classes keep their names: errors report `new.target.name`.
+    keepNames: true,
     write: false,
     logLevel: 'silent',
     plugins: [packagesOutside, ownLocation],
   });
   const code = built.outputFiles[0].text;
-  const name = basename(file, extname(file));
-  const script = join(folder, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-  if (existsSync(script)) {
-    // Marked as in use, so that pruning spares it.
-    const now = new Date();
-    await utimes(script, now, now).catch(() => undefined);
-  } else {
+  // Every connector's entry is an index.ts: the path tells their bundles apart.
+  const module = `${basename(file, extname(file))}-${sha256(file).slice(0, 8)}`;
+  const script = join(folder, `${module}-${sha256(code).slice(0, 16)}.mjs`);
+  if (!(await markUsed(script))) {
     await mkdir(folder, { recursive: true });
-    // Written whole under another name first: another process may start from it meanwhile.
-    const partial = `${script}.${process.pid}.partial`;
+    // Written whole under another name first: another process or thread may start from it meanwhile.
+    const partial = `${script}.${process.pid}.${threadId}.${randomBytes(4).toString('hex')}.partial`;
     await writeFile(partial, code);
     await rename(partial, script);
   }
-  await pruneOlder(folder, name, script);
+  await pruneOlder(folder, module, script);
   return script;
 }
 
-/** Unused for this long, an older bundle of the same module is deleted: each edit of the sources makes one. */
+/** Marks a bundle as in use (its time), so that pruning spares it; false when there is none. */
+export async function markUsed(script) {
+  const now = new Date();
+  return utimes(script, now, now).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Unused for this long, another bundle of the same module is deleted: each edit of the sources makes one. */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
-/** Deletes the module's other bundles not used for a day (a process still starting from one has long since loaded it). */
-async function pruneOlder(folder, name, kept) {
-  const pattern = new RegExp(`^${name.replace(/[^\w-]/g, '\\$&')}-[0-9a-f]{16}\\.mjs$`);
+/** Deletes the module's other bundles (older versions of its code) not used for a day. */
+async function pruneOlder(folder, module, kept) {
+  const pattern = new RegExp(`^${module.replace(/[^\w-]/g, '\\$&')}-[0-9a-f]{16}\\.mjs$`);
   for (const entry of await readdir(folder).catch(() => [])) {
     const path = join(folder, entry);
     if (path === kept || !pattern.test(entry)) continue;
@@ -63,6 +73,10 @@ async function pruneOlder(folder, name, kept) {
     );
     if (Date.now() - used > STALE_MS) await unlink(path).catch(() => undefined);
   }
+}
+
+function sha256(text) {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**
@@ -77,12 +91,15 @@ const packagesOutside = {
   },
 };
 
-/** @type {import('esbuild').Plugin} */
+/**
+ * Each TypeScript file's `import.meta.url`, `.dirname` and `.filename` written as literals of its own
+ * location: in a bundle they would name the bundle.
+ * @type {import('esbuild').Plugin}
+ */
 const ownLocation = {
   name: 'own-location',
   setup(builder) {
     builder.onLoad({ filter: /\.[cm]?ts$/ }, async ({ path }) => {
-      if (path.includes('/node_modules/')) return undefined;
       const text = await readFile(path, 'utf8');
       const contents = text
         .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href))
