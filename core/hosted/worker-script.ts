@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { bundleModule, markUsed } from '../modules/bundle-module.mjs';
 
@@ -29,8 +28,7 @@ export async function workerScript(module: URL): Promise<string | undefined> {
 
 async function bundle(file: string): Promise<string | undefined> {
   try {
-    const script = await bundleModule(file, 'plugboard-workers');
-    return (await readFile(script, 'utf8')).includes('import.meta') ? undefined : script;
+    return await bundleModule(file, 'plugboard-workers', (code) => !code.includes('import.meta'));
   } catch {
     return undefined;
   }

@@ -14,12 +14,14 @@ import { build } from 'esbuild';
  * name and path and by its content, so a changed module gets a new file and processes side by side
  * never write the same one. Each source file's `import.meta` becomes its own location, so the bundle
  * finds what lies beside the sources (migrations, assets, worker modules, connectors). Throws where
- * esbuild cannot bundle it (its `errors` name each file and line), or there is no writable cache.
+ * esbuild cannot bundle it (its `errors` name each file and line), there is no writable cache, or
+ * `accept` refuses the bundle's code.
  * @param {string} file
  * @param {string} cache
+ * @param {(code: string) => boolean} [accept]
  * @returns {Promise<string>}
  */
-export async function bundleModule(file, cache) {
+export async function bundleModule(file, cache, accept = () => true) {
   const folder = cacheFolder(dirname(file), cache);
   if (!folder) throw new Error(`no node_modules folder above ${file} to keep its bundle in`);
   const built = await build({
@@ -35,6 +37,7 @@ export async function bundleModule(file, cache) {
     plugins: [packagesOutside, ownLocation],
   });
   const code = built.outputFiles[0].text;
+  if (!accept(code)) throw new Error(`the bundle of ${file} was refused`);
   // Every connector's entry is an index.ts: the path tells their bundles apart.
   const module = `${basename(file, extname(file))}-${sha256(file).slice(0, 8)}`;
   const script = join(folder, `${module}-${sha256(code).slice(0, 16)}.mjs`);

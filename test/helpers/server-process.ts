@@ -10,8 +10,8 @@ const RUN_BUNDLED = fileURLToPath(new URL('../../scripts/run-bundled.mjs', impor
 
 /**
  * Scripts run through tsx, as `npm run admin` does, but as `node --import tsx` (tsx resolved from
- * here, whatever the child's working directory). The tsx CLI would relay a SIGTERM and kill the child outright when it takes
- * over 30 ms to acknowledge it, as happens on a loaded machine.
+ * here, whatever the child's working directory). The tsx CLI would relay a SIGTERM and kill the
+ * child outright when it takes over 30 ms to acknowledge it, as happens on a loaded machine.
  */
 const NODE_TSX = [process.execPath, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] as const;
 
