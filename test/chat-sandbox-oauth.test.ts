@@ -235,8 +235,15 @@ describe('Slack sandbox: OAuth v2', () => {
     expect(await api(sb, 'auth.revoke', TOKEN)).toEqual({ ok: true, revoked: false });
     expect((await api(sb, 'auth.test', TOKEN)).ok).toBe(true);
 
+    // A test revoking one grant by its refresh token leaves the others working.
+    const [kept, ended] = [await install(sb), await install(sb)];
+    expect(sb.revokeGrant(ended.refresh_token)).toBe(true);
+    expect(sb.revokeGrant(ended.refresh_token)).toBe(false);
+    expect(await api(sb, 'auth.test', ended.access_token)).toEqual({ ok: false, error: 'token_revoked' });
+    expect((await api(sb, 'auth.test', kept.access_token)).ok).toBe(true);
+
     const stats = await (await control(sb, '', 'GET')).json();
     expect(stats).toEqual(sb.oauthStats());
-    expect(stats).toEqual({ clients: [CLIENT], grants: { authorization_code: 2, refresh_token: 1 }, refused: { invalid_refresh_token: 1 } });
+    expect(stats).toEqual({ clients: [CLIENT], grants: { authorization_code: 4, refresh_token: 1 }, refused: { invalid_refresh_token: 1 } });
   });
 });

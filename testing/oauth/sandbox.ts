@@ -25,4 +25,9 @@ export class OAuthSandbox {
   revokeGrants(): void {
     this.authority.book.revokeGrants();
   }
+
+  /** The one grant behind `token` (a live access or refresh token) is revoked, as its user would; false when there is none. */
+  revokeGrant(token: string): boolean {
+    return this.authority.book.revoke(token);
+  }
 }
