@@ -19,17 +19,11 @@ export async function workerScript(module: URL): Promise<string | undefined> {
     const script = await making;
     // Marked at each thread's start, so that no other process prunes it; made again if gone all the same.
     if (script === undefined || (await markUsed(script))) return script;
+    // Another thread's start found it gone first, and is making it again.
     if (bundles.get(module.href) !== making) return bundles.get(module.href);
   }
-  const made = bundle(fileURLToPath(module));
+  // A bundle that still reads its location otherwise is refused: the thread then runs through tsx.
+  const made = bundleModule(fileURLToPath(module), 'plugboard-workers', (code) => !code.includes('import.meta')).catch(() => undefined);
   bundles.set(module.href, made);
   return made;
-}
-
-async function bundle(file: string): Promise<string | undefined> {
-  try {
-    return await bundleModule(file, 'plugboard-workers', (code) => !code.includes('import.meta'));
-  } catch {
-    return undefined;
-  }
 }
