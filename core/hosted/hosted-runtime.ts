@@ -22,6 +22,7 @@ import { ConnectorReplication } from './replication/connector-replication.ts';
 import { ReplicationJobs } from './replication/replication-jobs.ts';
 import { ReplicationScheduler, type ReplicationEvent } from './replication/replication-scheduler.ts';
 import { LocalWorkspaceDirectory, type CloudWorkspaceDirectory } from './workspaces.ts';
+import { ActorTable } from './cloud-api/actor-table.ts';
 import { openCloudDatabase } from './cloud-api/cloud-database.ts';
 import { createPublicApi, type PublicApi } from './cloud-api/public-api.ts';
 import type { SqlDriver } from '../stores/sql-driver.ts';
@@ -191,7 +192,11 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     clock: options.clock,
     log: options.notifications?.log,
   });
-  const oauthTokens = new OAuthTokens(cloudDb, keyring, (db, key) => notifications.credentialExpired(db, key));
+  const sources = new ActorTable(cloudDb, 'cloud_sources', 'source_id');
+  const oauthTokens = new OAuthTokens(cloudDb, keyring, (db, key) => notifications.credentialExpired(db, key), {
+    connector: async (id) => (await store.getConnector(id)) !== null,
+    source: async (id) => (await sources.get(id)) !== undefined,
+  });
   const connectors: HostedConnectors = new HostedConnectors(store, keyring, runtime, upstreams, contextStore, oauthTokens, {
     async created(connector) {
       await notifications.sourceCreated(connector);

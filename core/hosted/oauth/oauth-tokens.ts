@@ -14,6 +14,12 @@ export const credentialKeys = {
   source: (id: string) => `source:${id}`,
 };
 
+/** Whether a stored connector's or a public API source's credential is still stored. */
+export interface StoredCredentials {
+  connector(id: string): Promise<boolean>;
+  source(id: string): Promise<boolean>;
+}
+
 /** Which credential a renewal belongs to (the refresh token it was stored with), and where an instance of it started. */
 interface CredentialOrigin {
   origin: string;
@@ -51,6 +57,8 @@ export class OAuthTokens {
     private readonly keyring: DataKeyring,
     /** Told where a grant is found gone, with the mark's transaction on PostgreSQL (the organization's webhook hears of it). */
     private readonly expired?: (db: SqlDriver, credentialKey: string) => Promise<void>,
+    /** Asked once a renewal is kept: a credential deleted while its renewal was in flight keeps nothing. */
+    private readonly stored?: StoredCredentials,
   ) {}
 
   /**
@@ -117,7 +125,8 @@ export class OAuthTokens {
     let flight = this.flights.get(flightKey);
     if (!flight) {
       flight = this.underLock(key, (db) => this.renewIn(db, key, from, stale, grant))
-        .then((outcome) => {
+        .then(async (outcome) => {
+          await this.forgetIfDeleted(key);
           if (outcome instanceof CredentialsExpiredError) throw outcome;
           return outcome;
         })
@@ -159,6 +168,17 @@ export class OAuthTokens {
     }
     await this.write(db, key, origin, renewed, 'active', (kept?.refreshCount ?? 0) + 1);
     return renewed;
+  }
+
+  /**
+   * After the renewal's write is committed: a delete removes the credential before its tokens, so
+   * either it comes after this write and removes it, or the credential is found gone here.
+   */
+  private async forgetIfDeleted(key: string): Promise<void> {
+    if (!this.stored) return;
+    const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const stillStored = kind === 'connector' ? await this.stored.connector(id) : kind === 'source' ? await this.stored.source(id) : true;
+    if (!stillStored) await this.forget(key);
   }
 
   private async keptIn(db: SqlDriver, key: string, origin: string): Promise<KeptTokens | undefined> {
