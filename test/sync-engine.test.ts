@@ -326,10 +326,11 @@ describe.each(DESTINATION_TYPES)('sync engine into %s', (destinationType) => {
   it('holds a job while it reads without writing: another worker does not take it over', async () => {
     const { target } = await connection([{ name: 'users', syncMode: 'full_refresh_overwrite' }]);
     const job = await jobs.create(target.connectionId, target.workspaceId, 'sync');
-    // Rate limited for about three seconds before the first write, ten leases of 300 ms.
-    sandbox.addFault({ method: 'users.list', status: 429, retryAfter: 1, count: 3 });
-    startWorker(target, { leaseMs: 300 });
-    startWorker(target, { leaseMs: 300 });
+    // Rate limited for about four seconds before the first write, over two leases of 1.5 s (renewed
+    // every 375 ms: shorter leases expired on a loaded machine, whose event loop paused that long).
+    sandbox.addFault({ method: 'users.list', status: 429, retryAfter: 1, count: 4 });
+    startWorker(target, { leaseMs: 1_500 });
+    startWorker(target, { leaseMs: 1_500 });
     const done = await settled(job.id);
     expect(done.status).toBe('succeeded');
     expect(done.attempts).toBe(1);
