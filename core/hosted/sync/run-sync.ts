@@ -136,17 +136,22 @@ async function syncStream(
     (_older, newer) => newer,
     true,
   );
-  const flush = async () => {
-    if (batch.length === 0) return;
+  // Handed over now, not when the writes before it are done: the destination serializes the batch at
+  // once and queues it, so its writer never waits for this thread to be free. Not in an async function,
+  // whose suspended frame would hold the records: nothing waiting on the write does, so they die young.
+  const handOver = (): Promise<number> => {
     const records = batch;
     batch = [];
     // A stopping server (or a cancelled job) writes no more: the next attempt resumes from the state saved.
     context.signal?.throwIfAborted();
-    // Handed over now, not when the writes before it are done: the destination serializes the batch at
-    // once (the records die young) and queues it, so its writer never waits for this thread to be free.
-    await pipeline.pushStarted(writer.write(records), records.length, async (bytes) => {
-      written += records.length;
-      await context.onWritten(records.length, bytes);
+    return writer.write(records);
+  };
+  const flush = async () => {
+    const count = batch.length;
+    if (count === 0) return;
+    await pipeline.pushStarted(handOver(), count, async (bytes) => {
+      written += count;
+      await context.onWritten(count, bytes);
     });
   };
   try {

@@ -23,15 +23,14 @@ export class PostgresBatchLoader implements BatchLoader {
     private readonly reach: () => Promise<PostgresReach>,
   ) {}
 
-  async load(target: InsertTarget, table: TableSpec, context: WriteContext, records: Record<string, unknown>[]): Promise<number> {
-    // Serialized now, before any wait: the records may go, and batches reach the thread in the order given.
+  load(target: InsertTarget, table: TableSpec, context: WriteContext, records: Record<string, unknown>[]): Promise<number> {
+    // Serialized now, before any wait, and not held by a suspended async frame: the records die young,
+    // and batches reach the thread in the order given.
     const { batch, bytes, release } = this.batches.write(records);
-    try {
-      await (await this.started()).call({ op: 'load', target, table, context, batch });
-      return bytes;
-    } finally {
-      release();
-    }
+    return this.started()
+      .then((thread) => thread.call({ op: 'load', target, table, context, batch }))
+      .finally(release)
+      .then(() => bytes);
   }
 
   async close(): Promise<void> {

@@ -35,14 +35,13 @@ class SqliteDestination implements Destination {
     const stream = ++this.streams;
     await this.thread.call({ op: 'open', stream, table, mode, context });
     return {
-      write: async (records) => {
+      // Not an async function: its suspended frame would hold the records until the batch is written.
+      write: (records) => {
         const { batch, bytes, release } = this.batches.write(records);
-        try {
-          await this.thread.call({ op: 'write', stream, batch });
-        } finally {
-          release();
-        }
-        return bytes;
+        return this.thread
+          .call({ op: 'write', stream, batch })
+          .finally(release)
+          .then(() => bytes);
       },
       commit: async () => {
         await this.thread.call({ op: 'commit', stream });
