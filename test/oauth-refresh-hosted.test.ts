@@ -66,8 +66,9 @@ describe.each(BACKENDS)('hosted OAuth refresh (%s)', (backend) => {
     fx.chatSandbox.expireAccessTokens();
     for (const server of servers) expect((await executeOn(server, id)).statusCode).toBe(200);
     expect(refreshGrants() - before).toBe(2);
-    // Gone, so its background replication (a retry after a failure) renews nothing during the later tests' counts.
+    // Gone, and its background replication with it (stopped at its next call), so it renews nothing during the later tests' counts.
     expect((await fx.http.delete(`api/v1/integrations/connectors/${id}`, { headers: bearer(token) })).statusCode).toBe(204);
+    await Promise.all(servers.map((server) => server.hosted.replicationScheduler.idle()));
   });
 
   it('a revoked grant gives needs_reauth and a 401 credentials_expired, not a retry loop', async () => {

@@ -137,6 +137,22 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
     ).toBeUndefined();
   });
 
+  it('stops a replication under way when its connector is deleted, and keeps nothing it read', async () => {
+    const events = (id: string) =>
+      fixture.logs.map((line) => JSON.parse(line) as { event?: string; connector_id?: string }).filter((entry) => entry.connector_id === id);
+    // Its first call is rate limited for three seconds: the run is still under way when its connector goes.
+    fixture.chatSandbox.addFault({ method: 'users.list', status: 429, retryAfter: 3, count: 1 });
+    const id = await createChat();
+    while (!events(id).some((entry) => entry.event === 'replication_started')) await sleep(20);
+    expect((await fixture.http.delete(`api/v1/integrations/connectors/${id}`, { headers: bearer(token) })).statusCode).toBe(204);
+    // It ends at its next call (the one rate limited returns first), cancelled, and never finishes or fails later.
+    for (let i = 0; i < 500 && !events(id).some((entry) => entry.event === 'replication_cancelled'); i++) await sleep(20);
+    expect(events(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
+    expect(await fixture.server.hosted.contextStore.entityStates(id)).toEqual({});
+    await fixture.server.hosted.replicationScheduler.idle();
+    expect(events(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
+  });
+
   it('replicates file-storage and searches files', async () => {
     const user = `files-${Math.random().toString(36).slice(2)}`;
     const created = await fixture.createConnector(user, 'file-storage', { access_token: DRIVE_TOKEN }, token);

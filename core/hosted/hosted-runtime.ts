@@ -209,6 +209,7 @@ export async function createHostedRuntime(options: HostedRuntimeOptions): Promis
     },
     changed: (connector) => notifications.sourceUpdated(connector),
     async deleted(id, connector) {
+      replicationScheduler.cancel(id);
       await contextStore.deleteConnector(id);
       await notifications.sourceDeleted(connector);
     },

@@ -30,6 +30,7 @@ export type ReplicationEvent =
   | { event: 'replication_started'; connector_id: string }
   | { event: 'replication_finished'; connector_id: string; duration_ms: number }
   | { event: 'replication_failed'; connector_id: string; duration_ms: number; error: string }
+  | { event: 'replication_cancelled'; connector_id: string; duration_ms: number }
   | { event: 'replication_poll_failed'; error: string };
 
 /** Thrown into a run whose lease another instance took over: it stops without touching the job. */
@@ -47,6 +48,8 @@ const FIRST_RETRY_MS = 30_000;
 export class ReplicationScheduler extends JobWorker<string> {
   readonly name = 'plugboard_replication';
   private readonly leaseMs: number;
+  /** The runs under way here, each stopped when its connector is deleted. */
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly options: ReplicationSchedulerOptions) {
     super(options.queues, { pollMs: options.pollMs ?? 5_000, concurrency: options.concurrency ?? 2 }, options.instanceId);
@@ -78,6 +81,14 @@ export class ReplicationScheduler extends JobWorker<string> {
     this.options.log?.({ event: 'replication_poll_failed', error: String(error) });
   }
 
+  /**
+   * The connector was deleted: its run here stops at its next call (it would otherwise go on asking
+   * the upstream, renewing its tokens, and writing records nobody owns), and what it wrote since goes.
+   */
+  cancel(connectorId: string): void {
+    this.running.get(connectorId)?.abort();
+  }
+
   async run(connectorId: string): Promise<void> {
     const { jobs, store, log } = this.options;
     const started = Date.now();
@@ -93,12 +104,20 @@ export class ReplicationScheduler extends JobWorker<string> {
       if (!(await jobs.renew(connectorId, this.owner, this.leaseMs))) throw new LeaseLostError('another instance took over the replication');
       renewed = Date.now();
     };
+    const cancelled = new AbortController();
+    this.running.set(connectorId, cancelled);
+    const endCancelled = async () => {
+      await store.deleteConnector(connectorId);
+      log?.({ event: 'replication_cancelled', connector_id: connectorId, duration_ms: Date.now() - started });
+    };
     try {
-      await runReplication(target, { store, onProgress, signal: this.signal });
+      await runReplication(target, { store, onProgress, signal: AbortSignal.any([this.signal, cancelled.signal]) });
+      if (cancelled.signal.aborted) return await endCancelled();
       await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
       log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
       await this.tell(connectorId, {});
     } catch (error) {
+      if (cancelled.signal.aborted) return await endCancelled();
       if (error instanceof LeaseLostError) return;
       // Stopping: the job goes back at once, for another instance (or the next start) to take.
       if (this.signal.aborted) return this.options.jobs.release(connectorId, this.owner);
@@ -108,6 +127,8 @@ export class ReplicationScheduler extends JobWorker<string> {
       await jobs.finish(connectorId, this.owner, { error: message, nextRunInMs: retryIn });
       log?.({ event: 'replication_failed', connector_id: connectorId, duration_ms: Date.now() - started, error: message });
       await this.tell(connectorId, { error: message });
+    } finally {
+      this.running.delete(connectorId);
     }
   }
 
