@@ -14,11 +14,8 @@ export const credentialKeys = {
   source: (id: string) => `source:${id}`,
 };
 
-/** Whether a stored connector's or a public API source's credential is still stored. */
-export interface StoredCredentials {
-  connector(id: string): Promise<boolean>;
-  source(id: string): Promise<boolean>;
-}
+/** Whether a stored connector's or a public API source's credential is still stored, by the kind its key names. */
+export type StoredCredentials = Record<keyof typeof credentialKeys, (id: string) => Promise<boolean>>;
 
 /** Which credential a renewal belongs to (the refresh token it was stored with), and where an instance of it started. */
 interface CredentialOrigin {
@@ -175,10 +172,10 @@ export class OAuthTokens {
    * either it comes after this write and removes it, or the credential is found gone here.
    */
   private async forgetIfDeleted(key: string): Promise<void> {
-    if (!this.stored) return;
-    const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    const stillStored = kind === 'connector' ? await this.stored.connector(id) : kind === 'source' ? await this.stored.source(id) : true;
-    if (!stillStored) await this.forget(key);
+    // The key is `<kind>:<id>` (credentialKeys).
+    const at = key.indexOf(':');
+    const isStored = this.stored?.[key.slice(0, at) as keyof StoredCredentials];
+    if (isStored && !(await isStored(key.slice(at + 1)))) await this.forget(key);
   }
 
   private async keptIn(db: SqlDriver, key: string, origin: string): Promise<KeptTokens | undefined> {

@@ -29,6 +29,18 @@ export class JsonBatchWriter {
   /** Buffers no write holds: a write takes one and gives it back once the writer thread has read it. */
   private readonly free: Buffer[] = [];
 
+  /**
+   * The records written as a batch and handed to `send` (a writer thread's call); resolves to their
+   * bytes once sent, the buffer given back then. Not an async function: its suspended frame would hold
+   * the records until then, past the young generation's collections.
+   */
+  send(records: Record<string, unknown>[], send: (batch: JsonBatch) => Promise<unknown>): Promise<number> {
+    const { batch, bytes, release } = this.write(records);
+    return send(batch)
+      .finally(release)
+      .then(() => bytes);
+  }
+
   /** The records as a batch, their bytes as the sync counts them (record-bytes.ts), and what gives the buffer back. */
   write(records: Record<string, unknown>[]): { batch: JsonBatch; bytes: number; release: () => void } {
     let buffer = this.free.pop() ?? sharedBuffer(INITIAL_BYTES);

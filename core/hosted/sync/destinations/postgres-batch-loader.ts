@@ -24,13 +24,8 @@ export class PostgresBatchLoader implements BatchLoader {
   ) {}
 
   load(target: InsertTarget, table: TableSpec, context: WriteContext, records: Record<string, unknown>[]): Promise<number> {
-    // Serialized now, before any wait, and not held by a suspended async frame: the records die young,
-    // and batches reach the thread in the order given.
-    const { batch, bytes, release } = this.batches.write(records);
-    return this.started()
-      .then((thread) => thread.call({ op: 'load', target, table, context, batch }))
-      .finally(release)
-      .then(() => bytes);
+    // Serialized now, before any wait: the records die young, and batches reach the thread in the order given.
+    return this.batches.send(records, async (batch) => (await this.started()).call({ op: 'load', target, table, context, batch }));
   }
 
   async close(): Promise<void> {

@@ -35,14 +35,7 @@ class SqliteDestination implements Destination {
     const stream = ++this.streams;
     await this.thread.call({ op: 'open', stream, table, mode, context });
     return {
-      // Not an async function: its suspended frame would hold the records until the batch is written.
-      write: (records) => {
-        const { batch, bytes, release } = this.batches.write(records);
-        return this.thread
-          .call({ op: 'write', stream, batch })
-          .finally(release)
-          .then(() => bytes);
-      },
+      write: (records) => this.batches.send(records, (batch) => this.thread.call({ op: 'write', stream, batch })),
       commit: async () => {
         await this.thread.call({ op: 'commit', stream });
       },
