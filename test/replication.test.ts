@@ -49,6 +49,18 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
     }
     throw new Error('replication did not settle');
   };
+  const replicationEvents = (id: string) =>
+    fixture.logs.map((line) => JSON.parse(line) as { event?: string; connector_id?: string }).filter((entry) => entry.connector_id === id);
+  /** Whether any record of the connector is still in the context store. */
+  const recordsLeft = async (id: string) =>
+    (await (fixture.server.hosted.contextStore as SqlContextStore).driver.get(
+      'SELECT 1 AS one FROM context_records r JOIN context_stores s ON s.store_key = r.store_key WHERE s.connector_id = ?',
+      [id],
+    )) !== undefined;
+  /** Waits (up to 10 s) for the connector's run to log `event`. */
+  const untilLogged = async (id: string, event: string) => {
+    for (let i = 0; i < 500 && !replicationEvents(id).some((entry) => entry.event === event); i++) await sleep(20);
+  };
 
   it('replicates a new chat connector at once and searches users, channels, messages and threads', async () => {
     const id = await createChat({ start_date: '2000-01-01T00:00:00Z', lookback_window: 7, join_channels: false });
@@ -129,28 +141,35 @@ describe.each(BACKENDS)('replication into the context store (%s)', (backend) => 
     const deleted = await fixture.http.delete(`api/v1/integrations/connectors/${id}`, { headers: bearer(token) });
     expect(deleted.statusCode).toBe(204);
     expect(await fixture.server.hosted.contextStore.entityStates(id)).toEqual({});
-    expect(
-      await (fixture.server.hosted.contextStore as SqlContextStore).driver.get(
-        'SELECT 1 AS one FROM context_records r JOIN context_stores s ON s.store_key = r.store_key WHERE s.connector_id = ?',
-        [id],
-      ),
-    ).toBeUndefined();
+    expect(await recordsLeft(id)).toBe(false);
   });
 
   it('stops a replication under way when its connector is deleted, and keeps nothing it read', async () => {
-    const events = (id: string) =>
-      fixture.logs.map((line) => JSON.parse(line) as { event?: string; connector_id?: string }).filter((entry) => entry.connector_id === id);
     // Its first call is rate limited for three seconds: the run is still under way when its connector goes.
     fixture.chatSandbox.addFault({ method: 'users.list', status: 429, retryAfter: 3, count: 1 });
     const id = await createChat();
-    while (!events(id).some((entry) => entry.event === 'replication_started')) await sleep(20);
+    await untilLogged(id, 'replication_started');
     expect((await fixture.http.delete(`api/v1/integrations/connectors/${id}`, { headers: bearer(token) })).statusCode).toBe(204);
     // It ends at its next call (the one rate limited returns first), cancelled, and never finishes or fails later.
-    for (let i = 0; i < 500 && !events(id).some((entry) => entry.event === 'replication_cancelled'); i++) await sleep(20);
-    expect(events(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
+    await untilLogged(id, 'replication_cancelled');
+    expect(replicationEvents(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
     expect(await fixture.server.hosted.contextStore.entityStates(id)).toEqual({});
     await fixture.server.hosted.replicationScheduler.idle();
-    expect(events(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
+    expect(replicationEvents(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
+  });
+
+  it('keeps nothing a replication read after another instance deleted its connector', async () => {
+    fixture.chatSandbox.addFault({ method: 'users.list', status: 429, retryAfter: 3, count: 1 });
+    const id = await createChat();
+    await untilLogged(id, 'replication_started');
+    // What another instance's delete does to the shared store: the connector's records and job go, and
+    // this instance, not told, writes on once the rate limit lets it.
+    await fixture.server.hosted.contextStore.deleteConnector(id);
+    await untilLogged(id, 'replication_cancelled');
+    await fixture.server.hosted.replicationScheduler.idle();
+    expect(replicationEvents(id).map((entry) => entry.event)).toEqual(['replication_started', 'replication_cancelled']);
+    expect(await fixture.server.hosted.contextStore.entityStates(id)).toEqual({});
+    expect(await recordsLeft(id)).toBe(false);
   });
 
   it('replicates file-storage and searches files', async () => {

@@ -122,14 +122,16 @@ export class ReplicationJobs {
 
   /**
    * Ends the run: `ready`, or `failed` with the error and a retry after a backoff; the lease is
-   * released. A rerun asked for meanwhile makes the job due at once.
+   * released. A rerun asked for meanwhile makes the job due at once. False when this run no longer
+   * held the job (another instance took it over, or the connector was deleted with it).
    */
-  async finish(connectorId: string, owner: string, outcome: { error?: string; nextRunInMs: number }): Promise<void> {
+  async finish(connectorId: string, owner: string, outcome: { error?: string; nextRunInMs: number }): Promise<boolean> {
     const failed = outcome.error !== undefined;
-    await this.db.run(
+    const { changes } = await this.db.run(
       `UPDATE replication_jobs SET status = ?, finished_at = ?, error = ?, next_run_at = CASE WHEN rerun_requested = 1 THEN ? ELSE ? END,
        rerun_requested = 0, failures = ${failed ? 'failures + 1' : '0'}, lease_owner = NULL, lease_until = NULL WHERE connector_id = ? AND lease_owner = ?`,
       [failed ? 'failed' : 'ready', this.now(), outcome.error ?? null, this.now(), this.now(outcome.nextRunInMs), connectorId, owner],
     );
+    return changes === 1;
   }
 }

@@ -33,7 +33,7 @@ export type ReplicationEvent =
   | { event: 'replication_cancelled'; connector_id: string; duration_ms: number }
   | { event: 'replication_poll_failed'; error: string };
 
-/** Thrown into a run whose lease another instance took over: it stops without touching the job. */
+/** Thrown into a run whose job it no longer holds (taken over, or deleted with its connector): it stops without touching the job. */
 class LeaseLostError extends Error {}
 
 /** First retry of a failed run; doubled per failure up to the refresh interval. */
@@ -110,21 +110,26 @@ export class ReplicationScheduler extends JobWorker<string> {
       await store.deleteConnector(connectorId);
       log?.({ event: 'replication_cancelled', connector_id: connectorId, duration_ms: Date.now() - started });
     };
+    // The job left this run: taken over by another instance, whose run goes on, or gone with a
+    // connector deleted on another instance (this one not told), whose records this run wrote since.
+    const endLost = async () => {
+      if (!(await jobs.get(connectorId))) await endCancelled();
+    };
     try {
       await runReplication(target, { store, onProgress, signal: AbortSignal.any([this.signal, cancelled.signal]) });
       if (cancelled.signal.aborted) return await endCancelled();
-      await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs });
+      if (!(await jobs.finish(connectorId, this.owner, { nextRunInMs: this.options.intervalMs }))) return await endLost();
       log?.({ event: 'replication_finished', connector_id: connectorId, duration_ms: Date.now() - started });
       await this.tell(connectorId, {});
     } catch (error) {
       if (cancelled.signal.aborted) return await endCancelled();
-      if (error instanceof LeaseLostError) return;
+      if (error instanceof LeaseLostError) return await endLost();
       // Stopping: the job goes back at once, for another instance (or the next start) to take.
       if (this.signal.aborted) return this.options.jobs.release(connectorId, this.owner);
       const failures = (await jobs.get(connectorId))?.failures ?? 0;
       const retryIn = Math.min(this.options.intervalMs, FIRST_RETRY_MS * 2 ** failures);
       const message = error instanceof Error ? error.message : String(error);
-      await jobs.finish(connectorId, this.owner, { error: message, nextRunInMs: retryIn });
+      if (!(await jobs.finish(connectorId, this.owner, { error: message, nextRunInMs: retryIn }))) return await endLost();
       log?.({ event: 'replication_failed', connector_id: connectorId, duration_ms: Date.now() - started, error: message });
       await this.tell(connectorId, { error: message });
     } finally {
